@@ -1,0 +1,7 @@
+#include "transports/acceptor.h"
+
+namespace switchyard::transports {
+
+acceptor::~acceptor() = default;
+
+}  // namespace switchyard::transports

@@ -1,0 +1,81 @@
+// The transport interface the ORB core uses for one byte stream: gather-send, receive into the
+// caller's memory, close, the OS handle for a reactor, addresses. Internal header of transports/
+// for the core; no ACE. One virtual call per system call, never per byte: code that knows its
+// transport names the concrete class (iiop::connection, final) and the calls devirtualize.
+//
+// Thread rules: one thread may send while another receives; two concurrent senders (or two
+// concurrent receivers) on one connection must be serialized by the caller.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "transports/endpoint.h"
+
+namespace switchyard::transports {
+
+using native_handle = int;  // ACE_HANDLE on POSIX
+inline constexpr native_handle invalid_handle = -1;
+
+// One piece of a gather-send (the same two words as struct iovec).
+struct const_buffer {
+  const void* data;
+  std::size_t size;
+};
+
+class connection {
+ public:
+  virtual ~connection();
+  connection(const connection&) = delete;
+  connection& operator=(const connection&) = delete;
+
+  // Sends every byte of every buffer, in order, looping over partial writes, EINTR and EAGAIN.
+  // Throws COMM_FAILURE (minor::send_failed). Never raises SIGPIPE.
+  virtual void send_gather(std::span<const const_buffer> buffers) = 0;
+  void send(const void* data, std::size_t size) {
+    const const_buffer one{data, size};
+    send_gather({&one, 1});
+  }
+
+  // Reads exactly `size` bytes into `data`. Returns false if the peer closed the connection
+  // cleanly before the first byte (a clean end between messages); throws COMM_FAILURE
+  // minor::connection_closed if it closed after some bytes, minor::recv_failed on errors.
+  virtual bool try_recv_exact(void* data, std::size_t size) = 0;
+  // Reads at least one byte and at most `capacity` (waits for the first). Returns 0 when the peer
+  // has closed cleanly (or capacity is 0); throws COMM_FAILURE minor::recv_failed on errors.
+  virtual std::size_t try_recv_some(void* data, std::size_t capacity) = 0;
+
+  // As above, but a close by the peer throws COMM_FAILURE minor::connection_closed.
+  void recv_exact(void* data, std::size_t size) {
+    if (!try_recv_exact(data, size)) throw_closed_by_peer();
+  }
+  std::size_t recv_some(void* data, std::size_t capacity) {
+    const std::size_t got = try_recv_some(data, capacity);
+    if (got == 0 && capacity != 0) throw_closed_by_peer();
+    return got;
+  }
+
+  // Closes the socket (idempotent). Remove the handle from any reactor first.
+  virtual void close() noexcept = 0;
+  virtual bool is_open() const noexcept = 0;
+  // The OS handle, for registration with a reactor; invalid_handle once closed.
+  virtual native_handle handle() const noexcept = 0;
+
+  // Switches the socket between blocking and non-blocking mode. The calls above behave the same
+  // in both: in non-blocking mode they wait with poll() where they would have blocked.
+  virtual void set_non_blocking(bool on) = 0;
+
+  // Endpoint-style strings for logs and errors: "iiop://127.0.0.1:40112", "uiop:///tmp/s".
+  virtual const std::string& local_address() const noexcept = 0;
+  virtual const std::string& peer_address() const noexcept = 0;
+  virtual protocol kind() const noexcept = 0;
+
+ protected:
+  connection() = default;
+
+ private:
+  [[noreturn]] void throw_closed_by_peer() const;
+};
+
+}  // namespace switchyard::transports

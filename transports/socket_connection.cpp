@@ -1,0 +1,158 @@
+#include "transports/socket_connection.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+
+#include "transports/transport_errors.h"
+
+namespace switchyard::transports {
+
+namespace {
+
+// Waits until `handle` is ready for `events` (used only when a non-blocking call said EAGAIN).
+void wait_ready(native_handle handle, short events) {
+  pollfd ready{handle, events, 0};
+  while (::poll(&ready, 1, -1) < 0 && errno == EINTR) {
+  }
+}
+
+bool would_block(int error) noexcept { return error == EAGAIN || error == EWOULDBLOCK; }
+
+}  // namespace
+
+void apply_buffer_sizes(native_handle handle, const transport_options& options, const char* what) {
+  if (options.send_buffer_size > 0 &&
+      ::setsockopt(handle, SOL_SOCKET, SO_SNDBUF, &options.send_buffer_size, sizeof(int)) != 0)
+    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::no,
+                std::string("setting SO_SNDBUF on ") + what, errno);
+  if (options.recv_buffer_size > 0 &&
+      ::setsockopt(handle, SOL_SOCKET, SO_RCVBUF, &options.recv_buffer_size, sizeof(int)) != 0)
+    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::no,
+                std::string("setting SO_RCVBUF on ") + what, errno);
+}
+
+void set_handle_non_blocking(native_handle handle, bool on, const char* what) {
+  const int flags = ::fcntl(handle, F_GETFL, 0);
+  const int wanted = on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK);
+  if (flags < 0 || (wanted != flags && ::fcntl(handle, F_SETFL, wanted) < 0))
+    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::no,
+                std::string("setting O_NONBLOCK on ") + what, errno);
+}
+
+socket_connection::socket_connection(native_handle handle, const transport_options& options,
+                                     std::string local_address, std::string peer_address)
+    : handle_(handle),
+      local_address_(std::move(local_address)),
+      peer_address_(std::move(peer_address)) {
+  // Owned from here on; a throwing constructor runs no destructor, so close it here on failure.
+  try {
+    set_handle_non_blocking(handle_, false, peer_address_.c_str());
+    apply_buffer_sizes(handle_, options, peer_address_.c_str());
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+socket_connection::~socket_connection() { close(); }
+
+void socket_connection::close() noexcept {
+  if (handle_ == invalid_handle) return;
+  ::close(handle_);  // never retried on EINTR: Linux has released the descriptor either way
+  handle_ = invalid_handle;
+}
+
+void socket_connection::set_non_blocking(bool on) {
+  set_handle_non_blocking(handle_, on, peer_address_.c_str());
+}
+
+void socket_connection::send_gather(std::span<const const_buffer> buffers) {
+  // At most this many iovecs per sendmsg(); more buffers are sent in further rounds.
+  constexpr std::size_t batch = 64;
+  iovec pieces[batch];
+  std::size_t next = 0;    // first buffer not yet fully sent
+  std::size_t offset = 0;  // bytes of buffers[next] already sent
+  const std::size_t count = buffers.size();
+  while (next < count && buffers[next].size == 0) ++next;
+  while (next < count) {
+    std::size_t used = 0;
+    std::size_t skip = offset;
+    for (std::size_t i = next; i < count && used < batch; ++i) {
+      if (buffers[i].size > skip) {
+        pieces[used].iov_base = const_cast<char*>(static_cast<const char*>(buffers[i].data) + skip);
+        pieces[used].iov_len = buffers[i].size - skip;
+        ++used;
+      }
+      skip = 0;
+    }
+    msghdr message{};
+    message.msg_iov = pieces;
+    message.msg_iovlen = used;
+    const ssize_t sent = ::sendmsg(handle_, &message, MSG_NOSIGNAL);
+    if (sent < 0) {
+      const int error = errno;
+      if (error == EINTR) continue;
+      if (would_block(error)) {
+        wait_ready(handle_, POLLOUT);
+        continue;
+      }
+      if (handle_ == invalid_handle)
+        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed,
+                              CompletionStatus::maybe, "send on a closed connection");
+      throw_errno(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe,
+                  "send to " + peer_address_, error);
+    }
+    // Step over what went out: whole buffers, then part of one.
+    auto left = static_cast<std::size_t>(sent);
+    while (next < count && left >= buffers[next].size - offset) {
+      left -= buffers[next].size - offset;
+      ++next;
+      offset = 0;
+    }
+    offset += left;
+  }
+}
+
+std::size_t socket_connection::try_recv_some(void* data, std::size_t capacity) {
+  if (capacity == 0) return 0;
+  for (;;) {
+    const ssize_t got = ::recv(handle_, data, capacity, 0);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    const int error = errno;
+    if (error == EINTR) continue;
+    if (would_block(error)) {
+      wait_ready(handle_, POLLIN);
+      continue;
+    }
+    if (handle_ == invalid_handle)
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::recv_failed,
+                            CompletionStatus::maybe, "receive on a closed connection");
+    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::maybe,
+                "receive from " + peer_address_, error);
+  }
+}
+
+bool socket_connection::try_recv_exact(void* data, std::size_t size) {
+  auto* at = static_cast<char*>(data);
+  std::size_t done = 0;
+  while (done < size) {
+    const std::size_t got = try_recv_some(at + done, size - done);
+    if (got == 0) {
+      if (done == 0) return false;
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
+                            CompletionStatus::maybe,
+                            "connection closed by peer " + peer_address_ + " after " +
+                                std::to_string(done) + " of " + std::to_string(size) + " bytes");
+    }
+    done += got;
+  }
+  return true;
+}
+
+}  // namespace switchyard::transports

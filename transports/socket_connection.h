@@ -1,0 +1,45 @@
+// The shared body of every socket-based connection (iiop, uiop): the send and receive loops on a
+// stream socket handle. The handle is owned here; ACE opened it (ACE_SOCK_Stream or
+// ACE_LSOCK_Stream, which are thin wrappers over it), and the hot path calls sendmsg()/recv() on
+// it directly so that it can pass MSG_NOSIGNAL and account for partial writes itself. No ACE.
+#pragma once
+
+#include <string>
+
+#include "transports/connection.h"
+#include "transports/transport_options.h"
+
+namespace switchyard::transports {
+
+class socket_connection : public connection {
+ public:
+  ~socket_connection() override;
+
+  void send_gather(std::span<const const_buffer> buffers) final;
+  bool try_recv_exact(void* data, std::size_t size) final;
+  std::size_t try_recv_some(void* data, std::size_t capacity) final;
+  void close() noexcept final;
+  bool is_open() const noexcept final { return handle_ != invalid_handle; }
+  native_handle handle() const noexcept final { return handle_; }
+  void set_non_blocking(bool on) final;
+  const std::string& local_address() const noexcept final { return local_address_; }
+  const std::string& peer_address() const noexcept final { return peer_address_; }
+
+ protected:
+  // Takes ownership of `handle` (a connected stream socket), puts it in blocking mode and applies
+  // the buffer sizes of `options`.
+  socket_connection(native_handle handle, const transport_options& options,
+                    std::string local_address, std::string peer_address);
+
+ private:
+  native_handle handle_;
+  std::string local_address_;
+  std::string peer_address_;
+};
+
+// Helpers shared by the connections and acceptors of every socket transport. Both throw
+// COMM_FAILURE naming `what` on failure.
+void apply_buffer_sizes(native_handle handle, const transport_options& options, const char* what);
+void set_handle_non_blocking(native_handle handle, bool on, const char* what);
+
+}  // namespace switchyard::transports
