@@ -1,0 +1,177 @@
+// The CDR input stream: demarshals IDL values from a buffer it does not own, in the sender's byte
+// order. For generated code and the ORB.
+//
+// Nothing is ever read past the end of the buffer: every read checks what remains, and every
+// length (string, sequence, encapsulation) is checked against what remains and against a
+// configurable maximum before anything is sized by it, so a sequence length of 4 billion in a
+// 100-byte message fails at once. Violations raise MARSHAL with a minor code from
+// switchyard::minor. The checks are inline; the throws are out of line.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "switchyard/cdr/byte_order.h"
+
+namespace switchyard::cdr {
+
+class input_stream {
+ public:
+  // The largest string, sequence or encapsulation length accepted by default (elements, or octets
+  // for encapsulations): larger ones raise MARSHAL minor::length_over_limit.
+  static constexpr std::uint32_t default_max_length = 64u << 20;
+
+  input_stream() noexcept = default;
+  // Reads `bytes`, which the sender wrote in `order`. `origin_offset` is how far the first byte
+  // lies from the alignment origin (12 for a GIOP body read apart from its header).
+  input_stream(std::span<const std::byte> bytes, byte_order order, std::size_t origin_offset = 0,
+               std::uint8_t giop_minor = 2) noexcept
+      : begin_(bytes.data()),
+        cur_(bytes.data()),
+        end_(bytes.data() + bytes.size()),
+        origin_offset_(origin_offset),
+        swap_(order != native_byte_order),
+        giop_minor_(giop_minor) {}
+
+  byte_order order() const noexcept { return swap_ ? opposite(native_byte_order) : native_byte_order; }
+  bool swapping() const noexcept { return swap_; }
+  std::uint8_t giop_minor() const noexcept { return giop_minor_; }
+  void set_giop_minor(std::uint8_t minor) noexcept { giop_minor_ = minor; }
+  std::uint32_t max_length() const noexcept { return max_length_; }
+  void set_max_length(std::uint32_t max) noexcept { max_length_ = max; }
+
+  std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - cur_); }
+  std::size_t position() const noexcept { return static_cast<std::size_t>(cur_ - begin_); }
+  const std::byte* current() const noexcept { return cur_; }
+  bool at_end() const noexcept { return cur_ == end_; }
+  std::size_t aligned_position() const noexcept { return position() + origin_offset_; }
+
+  // Skips padding to `alignment`. When the data ends inside the padding the stream stops at its
+  // end, and the next read raises MARSHAL.
+  void align(std::size_t alignment) noexcept {
+    std::size_t pad = padding_for(aligned_position(), alignment);
+    cur_ = pad <= remaining() ? cur_ + pad : end_;
+  }
+
+  // Aligns and returns n bytes to read in place, or raises MARSHAL if they are not all there
+  // (a fixed-size struct: one check, then loads at precomputed offsets).
+  const std::byte* take_aligned(std::size_t alignment, std::size_t n) {
+    std::size_t pad = padding_for(aligned_position(), alignment);
+    if (remaining() < pad + n) [[unlikely]] throw_read_past_end(pad + n);
+    const std::byte* p = cur_ + pad;
+    cur_ = p + n;
+    return p;
+  }
+
+  // n octets in place, unaligned.
+  const std::byte* take(std::size_t n) {
+    if (remaining() < n) [[unlikely]] throw_read_past_end(n);
+    const std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+
+  void skip(std::size_t n) { take(n); }
+
+  // Primitives.
+  std::uint8_t read_octet() { return read_scalar<std::uint8_t>(); }
+  bool read_boolean() {
+    std::uint8_t v = read_scalar<std::uint8_t>();
+    if (v > 1) [[unlikely]] throw_bad_boolean(v);
+    return v == 1;
+  }
+  char read_char() { return read_scalar<char>(); }
+  std::int16_t read_short() { return read_scalar<std::int16_t>(); }
+  std::uint16_t read_ushort() { return read_scalar<std::uint16_t>(); }
+  std::int32_t read_long() { return read_scalar<std::int32_t>(); }
+  std::uint32_t read_ulong() { return read_scalar<std::uint32_t>(); }
+  std::int64_t read_longlong() { return read_scalar<std::int64_t>(); }
+  std::uint64_t read_ulonglong() { return read_scalar<std::uint64_t>(); }
+  float read_float() { return read_scalar<float>(); }
+  double read_double() { return read_scalar<double>(); }
+  long double read_longdouble();
+  char16_t read_wchar();
+
+  template <typename T>
+  T read_scalar() {
+    static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
+    return load<T>(take_aligned(sizeof(T), sizeof(T)), swap_);
+  }
+
+  // A length that announces `count` elements of at least `min_element_size` octets each
+  // (a string's characters, a sequence's elements): checked against the maximum and against what
+  // remains, so nothing is ever sized by an unchecked length.
+  std::uint32_t read_length(std::size_t min_element_size) {
+    std::uint32_t count = read_ulong();
+    check_length(count, min_element_size);
+    return count;
+  }
+  void check_length(std::uint32_t count, std::size_t min_element_size) const {
+    if (count > max_length_) [[unlikely]] throw_length_over_limit(count);
+    if (static_cast<std::uint64_t>(count) * min_element_size > remaining()) [[unlikely]]
+      throw_length_too_large(count, min_element_size);
+  }
+
+  // string: a view into the buffer (no copy), without its NUL. Valid while the buffer is.
+  std::string_view read_string_view();
+  std::string read_string() { return std::string(read_string_view()); }
+  void read_string(std::string& out) { out.assign(read_string_view()); }
+  std::u16string read_wstring();
+
+  // n octets copied out (sequence<octet> contents): one memcpy.
+  void read_octets(void* dst, std::size_t n) {
+    const std::byte* p = take(n);
+    if (n != 0) std::memcpy(dst, p, n);
+  }
+
+  // An array of primitives: one memcpy when the byte orders match, one swap loop when not.
+  template <typename T>
+  void read_array(T* dst, std::size_t count) {
+    static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
+    // Checked apart first, so that count * sizeof(T) cannot overflow.
+    if (count > remaining() / sizeof(T)) [[unlikely]] throw_read_past_end(count);
+    const std::byte* p = take_aligned(sizeof(T), count * sizeof(T));
+    if (count == 0) return;
+    if (sizeof(T) == 1 || !swap_)
+      std::memcpy(dst, p, count * sizeof(T));
+    else
+      swap_copy(reinterpret_cast<std::byte*>(dst), p, count, sizeof(T));
+  }
+
+  // A sequence of primitives into a vector-like container (resize + data): the length is checked
+  // before the container is sized.
+  template <typename Container>
+  void read_sequence(Container& out) {
+    using T = typename Container::value_type;
+    std::uint32_t count = read_length(sizeof(T));
+    out.resize(count);
+    read_array(out.data(), count);
+  }
+
+  // An encapsulation: a stream over its contents, with its own byte order and alignment origin.
+  // This stream moves past it.
+  input_stream read_encapsulation();
+
+  // Raises MARSHAL for a malformed value the caller found (a bad enum, a bad discriminator).
+  [[noreturn]] void throw_marshal(std::uint32_t minor, std::string detail) const;
+
+ private:
+  [[noreturn]] void throw_read_past_end(std::size_t wanted) const;
+  [[noreturn]] void throw_bad_boolean(std::uint8_t value) const;
+  [[noreturn]] void throw_length_over_limit(std::uint32_t count) const;
+  [[noreturn]] void throw_length_too_large(std::uint32_t count, std::size_t element_size) const;
+
+  const std::byte* begin_ = nullptr;
+  const std::byte* cur_ = nullptr;
+  const std::byte* end_ = nullptr;
+  std::size_t origin_offset_ = 0;
+  std::uint32_t max_length_ = default_max_length;
+  bool swap_ = false;
+  std::uint8_t giop_minor_ = 2;
+};
+
+}  // namespace switchyard::cdr

@@ -1,0 +1,187 @@
+// The CDR output stream: marshals IDL values into one contiguous, growable buffer, in native byte
+// order (the reader swaps when it must). For generated code and the ORB; applications rarely need
+// it directly.
+//
+// Alignment is measured from the stream's origin, as CDR defines it: the start of the GIOP
+// message, or of the innermost encapsulation being written. The common case is inline pointer
+// arithmetic; only growing the buffer leaves the header.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "switchyard/cdr/byte_order.h"
+
+namespace switchyard::cdr {
+
+class output_stream {
+ public:
+  // An empty stream; the buffer is allocated on first write. `giop_minor` selects the wchar and
+  // wstring rules (GIOP 1.2's UTF-16 with octet lengths, or 1.0/1.1's fixed two-byte units).
+  explicit output_stream(std::size_t initial_capacity = 0, std::uint8_t giop_minor = 2);
+  output_stream(output_stream&&) noexcept;
+  output_stream& operator=(output_stream&&) noexcept;
+  output_stream(const output_stream&) = delete;
+  output_stream& operator=(const output_stream&) = delete;
+  ~output_stream();
+
+  // Empties the stream and keeps its buffer: a stream reused per request allocates nothing in
+  // the steady state.
+  void reset() noexcept {
+    cur_ = begin_;
+    origin_offset_ = 0;
+  }
+
+  static constexpr byte_order order() noexcept { return native_byte_order; }
+  std::uint8_t giop_minor() const noexcept { return giop_minor_; }
+  void set_giop_minor(std::uint8_t minor) noexcept { giop_minor_ = minor; }
+
+  const std::byte* data() const noexcept { return begin_; }
+  std::byte* data() noexcept { return begin_; }
+  std::size_t size() const noexcept { return static_cast<std::size_t>(cur_ - begin_); }
+  std::size_t capacity() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
+  std::span<const std::byte> bytes() const noexcept { return {begin_, size()}; }
+
+  // Position relative to the alignment origin.
+  std::size_t aligned_position() const noexcept { return size() - origin_offset_; }
+
+  // Makes room for n more bytes (one bounds check for a block of writes).
+  void ensure(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - cur_) < n) [[unlikely]] grow(n);
+  }
+
+  // Pads with zero octets to `alignment` (1, 2, 4 or 8).
+  void align(std::size_t alignment) {
+    std::size_t pad = padding_for(aligned_position(), alignment);
+    ensure(pad);
+    for (std::size_t i = 0; i < pad; ++i) *cur_++ = std::byte{0};
+  }
+
+  // Aligns, makes room for n bytes, and returns where they go; the caller stores exactly n bytes
+  // there (a fixed-size struct: one check, then stores at precomputed offsets).
+  std::byte* reserve_aligned(std::size_t alignment, std::size_t n) {
+    std::size_t pad = padding_for(aligned_position(), alignment);
+    ensure(pad + n);
+    for (std::size_t i = 0; i < pad; ++i) *cur_++ = std::byte{0};
+    std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+
+  // Leaves n bytes to fill in later (a GIOP header, a length); returns their offset.
+  std::size_t skip(std::size_t n) {
+    ensure(n);
+    std::size_t offset = size();
+    cur_ += n;
+    return offset;
+  }
+
+  // Overwrites a ulong written or skipped earlier at `offset` (a size or length field).
+  void patch_ulong(std::size_t offset, std::uint32_t value) noexcept {
+    store(begin_ + offset, value);
+  }
+
+  // Primitives. Each aligns to its size and writes native order.
+  void write_octet(std::uint8_t v) { write_scalar(v); }
+  void write_boolean(bool v) { write_scalar(static_cast<std::uint8_t>(v ? 1 : 0)); }
+  void write_char(char v) { write_scalar(v); }
+  void write_short(std::int16_t v) { write_scalar(v); }
+  void write_ushort(std::uint16_t v) { write_scalar(v); }
+  void write_long(std::int32_t v) { write_scalar(v); }
+  void write_ulong(std::uint32_t v) { write_scalar(v); }
+  void write_longlong(std::int64_t v) { write_scalar(v); }
+  void write_ulonglong(std::uint64_t v) { write_scalar(v); }
+  void write_float(float v) { write_scalar(v); }
+  void write_double(double v) { write_scalar(v); }
+  // CDR's long double is IEEE 754 binary128, aligned to 8.
+  void write_longdouble(long double v);
+  // wchar: GIOP 1.2 writes an octet length then UTF-16 (two octets); 1.0/1.1 a bare ushort.
+  void write_wchar(char16_t v);
+
+  // Any arithmetic or enum type of 1, 2, 4 or 8 bytes, aligned to its size.
+  template <typename T>
+  void write_scalar(T v) {
+    static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
+    store(reserve_aligned(sizeof(T), sizeof(T)), v);
+  }
+
+  // string: ulong length counting the NUL, the characters, the NUL.
+  void write_string(std::string_view s) {
+    auto n = static_cast<std::uint32_t>(s.size() + 1);
+    std::byte* p = reserve_aligned(4, 4 + n);
+    store(p, n);
+    if (!s.empty()) std::memcpy(p + 4, s.data(), s.size());
+    p[4 + s.size()] = std::byte{0};
+  }
+
+  // wstring: GIOP 1.2: ulong length in octets, UTF-16 code units in stream order, no NUL;
+  // GIOP 1.0/1.1: ulong length in units counting the NUL, two-octet units, the NUL.
+  void write_wstring(std::u16string_view s);
+
+  // A block of octets (sequence<octet> contents, an object key): one memcpy.
+  void write_octets(const void* src, std::size_t n) {
+    if (n == 0) return;
+    ensure(n);
+    std::memcpy(cur_, src, n);
+    cur_ += n;
+  }
+
+  // An array of primitives written as one aligned block: one memcpy (the stream is native order).
+  template <typename T>
+  void write_array(const T* src, std::size_t count) {
+    static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
+    std::byte* p = reserve_aligned(sizeof(T), count * sizeof(T));
+    if (count != 0) std::memcpy(p, src, count * sizeof(T));
+  }
+
+  // A sequence of primitives: ulong count, then the elements as one block.
+  template <typename T>
+  void write_sequence(const T* src, std::size_t count) {
+    write_ulong(static_cast<std::uint32_t>(count));
+    write_array(src, count);
+  }
+
+  // Encapsulations (CDR 15.3.3): a ulong length, then a byte-order octet at alignment origin 0,
+  // then the contents. Written in place: begin returns a token, end patches the length.
+  struct encapsulation_token {
+    std::size_t length_offset;
+    std::size_t saved_origin_offset;
+  };
+  encapsulation_token begin_encapsulation() {
+    std::size_t length_offset = reserve_aligned(4, 4) - begin_;
+    encapsulation_token token{length_offset, origin_offset_};
+    origin_offset_ = size();
+    write_octet(static_cast<std::uint8_t>(native_byte_order));
+    return token;
+  }
+  void end_encapsulation(const encapsulation_token& token) noexcept {
+    patch_ulong(token.length_offset, static_cast<std::uint32_t>(size() - origin_offset_));
+    origin_offset_ = token.saved_origin_offset;
+  }
+
+  // Moves the alignment origin to the current position (a GIOP body measured apart, or the
+  // contents of an encapsulation written by other means). Returns the old origin for restoring.
+  std::size_t set_origin_here() noexcept {
+    std::size_t old = origin_offset_;
+    origin_offset_ = size();
+    return old;
+  }
+  void restore_origin(std::size_t origin_offset) noexcept { origin_offset_ = origin_offset; }
+
+ private:
+  void grow(std::size_t needed);
+
+  std::unique_ptr<std::byte[]> storage_;
+  std::byte* begin_ = nullptr;
+  std::byte* cur_ = nullptr;
+  std::byte* end_ = nullptr;
+  std::size_t origin_offset_ = 0;  // offset of the alignment origin from begin_
+  std::uint8_t giop_minor_;
+};
+
+}  // namespace switchyard::cdr
