@@ -57,6 +57,9 @@ struct reactor::impl {
   mutable std::mutex lock;  // guards table and retired
   std::unordered_map<native_handle, std::unique_ptr<adapter>> table;
   std::vector<std::unique_ptr<adapter>> retired;
+  // Adapters ACE refused to remove (their handle was closed while registered): ACE may still
+  // point at them, so they live until the ACE reactor is gone.
+  std::vector<std::unique_ptr<adapter>> orphans;
   std::exception_ptr failure;  // from a handler, rethrown by the dispatching thread
   std::atomic<bool> stop_requested{false};
 
@@ -121,13 +124,8 @@ reactor::reactor(reactor_kind kind) : kind_(kind), impl_(std::make_unique<impl>(
 }
 
 reactor::~reactor() {
-  {
-    std::lock_guard guard(impl_->lock);
-    for (auto& [handle, registration] : impl_->table)
-      impl_->ace->remove_handler(registration.get(),
-                                 ACE_Event_Handler::READ_MASK | ACE_Event_Handler::DONT_CALL);
-    impl_->table.clear();
-  }
+  // ACE closes the handlers still registered (calling their handle_close, which retires them), so
+  // every adapter must outlive the ACE reactor: they are freed with impl_ afterwards.
   impl_->ace.reset();
 }
 
@@ -158,8 +156,13 @@ void reactor::remove(native_handle handle) noexcept {
     if (found == impl_->table.end()) return;
     raw = found->second.get();
   }
-  impl_->ace->remove_handler(raw, ACE_Event_Handler::READ_MASK | ACE_Event_Handler::DONT_CALL);
-  impl_->retire(handle, raw);
+  const int removed =
+      impl_->ace->remove_handler(raw, ACE_Event_Handler::READ_MASK | ACE_Event_Handler::DONT_CALL);
+  if (impl_->retire(handle, raw) && removed != 0) {
+    std::lock_guard guard(impl_->lock);
+    impl_->orphans.push_back(std::move(impl_->retired.back()));
+    impl_->retired.pop_back();
+  }
 }
 
 bool reactor::is_registered(native_handle handle) const {
