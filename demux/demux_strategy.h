@@ -1,0 +1,34 @@
+// The four demultiplexing strategies (TAO paper, section 5.3 and figure 30) and their names, as
+// -ORBServantDemux / -ORBOperationDemux spell them.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace switchyard::demux {
+
+enum class demux_strategy {
+  linear,   // scan the entries in order
+  dynamic,  // hash table (boost::unordered_flat_map)
+  perfect,  // perfect hash: gperf over keys known at build time, or built at run time
+  active,   // the request carries the index; checked by a generation count or the name
+};
+
+// "linear", "dynamic", "perfect", "active".
+std::string_view to_string(demux_strategy strategy) noexcept;
+
+// The strategy named exactly (lower case), or nothing.
+std::optional<demux_strategy> try_parse_demux_strategy(std::string_view name) noexcept;
+
+// As above, but a bad name raises BAD_PARAM (minor bad_option) whose message names what was given
+// and what is accepted.
+demux_strategy parse_demux_strategy(std::string_view name);
+
+// The codes of SWITCHYARD_SERVANT_DEMUX / SWITCHYARD_OPERATION_DEMUX (<switchyard/config.h>).
+inline constexpr int demux_code_runtime = 0;
+inline constexpr int demux_code_linear = 1;
+inline constexpr int demux_code_dynamic = 2;
+inline constexpr int demux_code_perfect = 3;
+inline constexpr int demux_code_active = 4;
+
+}  // namespace switchyard::demux
