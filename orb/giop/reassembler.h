@@ -1,0 +1,70 @@
+// Reassembly of fragmented GIOP messages (CORBA 3.0, 15.4.9), one per connection.
+//
+// GIOP 1.1: a Request or Reply with the more-fragments bit is continued by Fragment messages that
+// carry no id: they continue the one message in progress. GIOP 1.2: Request, Reply,
+// LocateRequest and LocateReply may be fragmented; each Fragment names its request id, so
+// fragments of different requests interleave. GIOP 1.0 has no fragments.
+//
+// Unfragmented messages pass through untouched (no copy). A fragmented one is copied into a
+// buffer here until its last fragment; the complete message then reads like one that was never
+// fragmented (header size patched, more-fragments bit cleared). The total of all partial messages
+// is bounded: beyond it, MARSHAL minor::fragment_limit. Protocol errors (a Fragment with nothing
+// to continue, a second 1.1 fragmented message, a repeated 1.2 id, a 1.2 fragment boundary off 8)
+// raise MARSHAL minor::bad_message; the core answers both with MessageError and closes.
+// A CancelRequest ends the reassembly of the request it names (the spec's "no more fragments will
+// follow") and is passed on. Not thread-safe: one per connection, used by its reader.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "orb/giop/message_header.h"
+#include "orb/giop/protocol.h"
+
+namespace switchyard::giop {
+
+class reassembler {
+ public:
+  static constexpr std::size_t default_max_total_size = 64u << 20;
+  static constexpr std::size_t default_max_partials = 64;
+
+  explicit reassembler(const protocol& impl, std::size_t max_total_size = default_max_total_size,
+                       std::size_t max_partials = default_max_partials)
+      : impl_(impl), max_total_size_(max_total_size), max_partials_(max_partials) {}
+
+  enum class outcome : std::uint8_t { complete, pending };
+  struct result {
+    outcome what = outcome::pending;
+    message_view message;  // complete: the message to decode (valid until the next feed)
+  };
+
+  // Takes one message whose header decode_header accepted.
+  result feed(const message_view& message);
+
+  std::size_t partial_count() const noexcept { return partials_.size(); }
+  std::size_t buffered_size() const noexcept { return buffered_; }
+  void clear() noexcept;
+
+ private:
+  struct partial {
+    std::uint32_t request_id = 0;  // 1.2; 1.1 finds it by decoding when it must
+    message_header header;
+    std::vector<std::byte> bytes;
+  };
+
+  result start(const message_view& message);
+  result continue_with(const message_view& message);
+  void cancel(const message_view& message);
+  void reserve_room(std::size_t more);
+  std::vector<partial>::iterator find(std::uint32_t request_id);
+
+  const protocol& impl_;
+  std::size_t max_total_size_;
+  std::size_t max_partials_;
+  std::size_t buffered_ = 0;
+  std::vector<partial> partials_;
+  std::vector<std::byte> completed_;
+};
+
+}  // namespace switchyard::giop
