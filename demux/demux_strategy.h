@@ -5,14 +5,13 @@
 #include <optional>
 #include <string_view>
 
+#include "switchyard/demux_strategy.h"
+
 namespace switchyard::demux {
 
-enum class demux_strategy {
-  linear,   // scan the entries in order
-  dynamic,  // hash table (boost::unordered_flat_map)
-  perfect,  // perfect hash: gperf over keys known at build time, or built at run time
-  active,   // the request carries the index; checked by a generation count or the name
-};
+// The enum is public (switchyard/demux_strategy.h: adapter policies name it); demux/ adds the
+// names and the parsing.
+using switchyard::demux_strategy;
 
 // "linear", "dynamic", "perfect", "active".
 std::string_view to_string(demux_strategy strategy) noexcept;
