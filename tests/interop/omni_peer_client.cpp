@@ -8,7 +8,8 @@
 // ttcp commands use the line named --object (default ttcp/0) and echo commands the line "echo".
 // Commands (several may be given, also comma-separated; each runs K times):
 //   noparams2way  noparams1way  octets:N  structs:N        on a ttcp_sequence object
-//   echo-all      echo:OP (OP: one of the names `echo-all` prints)   on the Echo object
+//   echo-all      echo:OP (OP: an Echo operation, or refuse_ok, label, calls)   on the Echo object
+//   echo-octets:N echo_octets with N octets (large N: omniORB fragments the reply)
 //   bad-key       a reference whose object key is mangled: expects OBJECT_NOT_EXIST
 //   bad-op        a DII request for an unknown operation: expects BAD_OPERATION
 //   non-existent  CORBA::Object::_non_existent() on the ttcp object: expects false
@@ -52,7 +53,7 @@ struct options {
             << "usage: omni_peer_client (--ior IOR | --ior-file PATH [--object NAME])"
                " --call CMD [--call CMD ...] [--count K] [-ORB<option> <value> ...]\n"
                "  CMD: noparams2way noparams1way octets:N structs:N echo-all echo:OP"
-               " bad-key bad-op non-existent\n";
+               " echo-octets:N bad-key bad-op non-existent\n";
   std::exit(2);
 }
 
@@ -458,6 +459,15 @@ void run_call(CORBA::ORB_ptr orb, const options& opts, const std::string& call,
       seq[i].d = 0.5 * (i + 1);
     }
     for (unsigned long i = 0; i < opts.count; ++i) t->sendStructSeq_2way(seq);
+  } else if (call.rfind("echo-octets:", 0) == 0) {
+    Integrity::Echo_var e = echo();
+    Integrity::Octets seq;
+    seq.length(static_cast<CORBA::ULong>(sized("echo-octets:")));
+    for (CORBA::ULong i = 0; i < seq.length(); ++i) seq[i] = static_cast<CORBA::Octet>(i * 7);
+    for (unsigned long i = 0; i < opts.count; ++i) {
+      Integrity::Octets_var back = e->echo_octets(seq);
+      expect(same_sequence(back.in(), seq), "echo_octets: sequence differs");
+    }
   } else if (call == "echo-all" || call.rfind("echo:", 0) == 0) {
     Integrity::Echo_var e = echo();
     std::string only = call == "echo-all" ? "" : call.substr(5);
