@@ -26,6 +26,13 @@ class linear_servant_map {
     return key_view(entries_.back().key);
   }
 
+  // As insert, for a key the caller knows is absent (an id it has just generated): skips the scan
+  // for a duplicate, which makes filling a large linear map quadratic.
+  key_view insert_new(key_view key, Value value) {
+    entries_.push_back(entry{std::string(key), std::move(value)});
+    return key_view(entries_.back().key);
+  }
+
   // Removes `key`; false when absent. The last entry takes the freed place (order is not kept).
   bool erase(key_view key) {
     for (std::size_t i = 0; i < entries_.size(); ++i) {
