@@ -15,6 +15,9 @@ import sys
 import tempfile
 import time
 
+# A fixed path, so that the IOR (which names it) is the same on every run; removed afterwards.
+UNIX_SOCKET = "/tmp/switchyard-ior-vectors.sock"
+
 # (vector prefix, server arguments, which objects to keep, what it shows)
 SERVERS = [
     ("", ["--port", "21001"], {"echo": "echo", "ttcp/0": "ttcp0"},
@@ -25,7 +28,7 @@ SERVERS = [
     ("multi_address_", ["-ORBendPoint", "giop:tcp:127.0.0.1:21003",
                         "-ORBendPoint", "giop:tcp:127.0.0.2:21004",
                         "-ORBendPoint", "giop:tcp:[::1]:21005",
-                        "-ORBendPoint", "giop:unix:%(tmp)s/sy-ior-vectors.sock"],
+                        "-ORBendPoint", "giop:unix:" + UNIX_SOCKET],
      {"echo": "echo"},
      "several -ORBendPoint options: the first in the profile, the others as "
      "TAG_ALTERNATE_IIOP_ADDRESS components (127.0.0.2, ::1) and omniORB's "
@@ -82,8 +85,9 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory(prefix="ior_vectors_") as work:
         for prefix, server_args, keep, what in SERVERS:
-            server_args = [a % {"tmp": work} if "%(tmp)s" in a else a for a in server_args]
             iors = run_server(args.server, server_args, work)
+            if os.path.exists(UNIX_SOCKET):
+                os.remove(UNIX_SOCKET)
             for object_name, vector in keep.items():
                 write_vector(args.out, prefix + vector, iors[object_name], rows,
                              what + " (object %s)" % object_name)
