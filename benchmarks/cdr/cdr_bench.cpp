@@ -20,11 +20,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -380,8 +382,8 @@ void write_reports(const std::vector<row>& rows, const std::filesystem::path& di
   std::ofstream md(dir / "cdr_micro.md");
   md << "# CDR micro-benchmark: switchyard::cdr against ACE_OutputCDR / ACE_InputCDR\n\n"
      << "Median of " << settings.repetitions << " repetitions of about "
-     << std::chrono::duration_cast<std::chrono::milliseconds>(settings.target_per_repetition).count()
-     << " ms each; 1024 elements per message. `÷ ACE` is the time divided by the ACE row of the "
+     << settings.target_ns_per_repetition / 1e6
+     << " ms of thread CPU time each, ours and ACE interleaved; 1024 elements per message. `÷ ACE` is the time divided by the ACE row of the "
         "same group (below 1: faster than ACE).\n\n"
      << "| data set | method | operation | order | implementation | bytes | ns/msg | MB/s | allocs/msg | ÷ ACE |\n"
      << "|---|---|---|---|---|---:|---:|---:|---:|---:|\n";
@@ -403,7 +405,7 @@ int main(int argc, char** argv) {
   bench::measure_settings settings;
   if (opts.quick) {
     settings.repetitions = 5;
-    settings.target_per_repetition = std::chrono::milliseconds(8);
+    settings.target_ns_per_repetition = 8e6;
   }
   if (opts.repetitions != 0) settings.repetitions = opts.repetitions;
 
@@ -420,10 +422,14 @@ int main(int argc, char** argv) {
   ACE_OutputCDR ace_out(64 * 1024);
   ACE_OutputCDR ace_out_default;
 
+  // Every case is registered first and measured afterwards, interleaved with the other cases of
+  // its group (same data set, method, operation and byte order), so ours and ACE share the
+  // machine's conditions. What the runners refer to lives until then.
   std::vector<row> rows;
+  std::vector<bench::runner> runners;
   auto run = [&](const char* data_set, const char* method, const char* operation,
                  const char* order, const char* implementation, bool reference,
-                 std::size_t message_size, auto&& one_message) {
+                 std::size_t message_size, auto one_message) {
     row r;
     r.data_set = data_set;
     r.method = method;
@@ -432,13 +438,11 @@ int main(int argc, char** argv) {
     r.implementation = implementation;
     r.reference = reference;
     r.message_size = message_size;
-    std::cerr << "  " << r.data_set << " / " << r.method << " / " << r.operation << " / "
-              << r.order << " / " << r.implementation << " ... " << std::flush;
-    r.m = bench::measure(settings, one_message);
-    std::cerr << format("%.0f", r.m.ns_per_message) << " ns/msg, "
-              << format("%.2f", r.m.allocations_per_message) << " allocs/msg\n";
     rows.push_back(std::move(r));
+    runners.push_back(bench::looping(std::move(one_message)));
   };
+  std::deque<message_bytes> messages;
+  std::deque<std::unique_ptr<ACE_Data_Block>> ace_blocks;
 
   // --- Marshal: the message bytes from ours and from ACE must be identical.
   struct marshal_case {
@@ -462,7 +466,6 @@ int main(int argc, char** argv) {
     if (!first && !std::equal(bytes.begin(), bytes.end(), it->second.begin(), it->second.end()))
       fail(std::string(who) + " marshals " + data_set + " differently");
   };
-  std::cerr << "marshal\n";
   for (const marshal_case& c : marshal_cases) {
     ours_out.reset();
     c.ours(ours_out, data);
@@ -477,7 +480,7 @@ int main(int argc, char** argv) {
       check_bytes(c.data_set,
                   {reinterpret_cast<const std::byte*>(ace_out.begin()->rd_ptr()), ace_out.total_length()},
                   "ACE");
-      run(c.data_set, c.method, "marshal", "native", "ACE", true, ours_out.size(), [&] {
+      run(c.data_set, c.method, "marshal", "native", "ACE", true, ours_out.size(), [&ace_out, &c, &data] {
         ace_out.reset();
         bool ok = c.ace(ace_out, data);
         keep(ok);
@@ -485,8 +488,7 @@ int main(int argc, char** argv) {
       });
       if (c.ace_default_too) {
         run(c.data_set, c.method, "marshal", "native", "ACE, default 512 B buffer", false,
-             ours_out.size(),
-            [&] {
+            ours_out.size(), [&ace_out_default, &c, &data] {
               ace_out_default.reset();
               bool ok = c.ace(ace_out_default, data);
               keep(ok);
@@ -494,7 +496,8 @@ int main(int argc, char** argv) {
             });
       }
     }
-    run(c.data_set, c.method, "marshal", "native", c.ours_name, false, ours_out.size(), [&] {
+    run(c.data_set, c.method, "marshal", "native", c.ours_name, false, ours_out.size(),
+        [&ours_out, &c, &data] {
       ours_out.reset();
       c.ours(ours_out, data);
       keep(ours_out.data());
@@ -531,13 +534,12 @@ int main(int argc, char** argv) {
     t.longs.assign(element_count, 0);
     t.structs.assign(element_count, BinStruct{});
   };
-  std::cerr << "demarshal\n";
   for (const demarshal_case& c : demarshal_cases) {
     for (bool swapped : {false, true}) {
       cdr::output_stream writer;
       (swapped ? c.write_swapped : c.write_native)(writer, data);
-      message_bytes message;
-      message.assign(writer.bytes());
+      const message_bytes& message = messages.emplace_back();
+      messages.back().assign(writer.bytes());
       const cdr::byte_order order =
           swapped ? cdr::opposite(cdr::native_byte_order) : cdr::native_byte_order;
       const char* order_name = swapped ? "swapped" : "native";
@@ -546,22 +548,26 @@ int main(int argc, char** argv) {
         // One data block over the message for the whole run, as a transport's receive buffer;
         // an ACE_InputCDR is made over it per message (no allocation: the message block is a
         // member of the stream and the data block is not reference-counted with DONT_DELETE).
-        ACE_Data_Block block(message.size, ACE_Message_Block::MB_DATA,
-                             reinterpret_cast<const char*>(message.data()), nullptr, nullptr,
-                             ACE_Message_Block::DONT_DELETE, nullptr);
+        ACE_Data_Block* block = ace_blocks
+            .emplace_back(std::make_unique<ACE_Data_Block>(
+                message.size, ACE_Message_Block::MB_DATA,
+                reinterpret_cast<const char*>(message.data()), nullptr, nullptr,
+                ACE_Message_Block::DONT_DELETE, nullptr))
+            .get();
         const int ace_order = static_cast<int>(order);
         const ACE_Message_Block::Message_Flags no_delete = ACE_Message_Block::DONT_DELETE;
         {
-          ACE_InputCDR in(&block, no_delete, std::size_t{0}, message.size, ace_order);
+          ACE_InputCDR in(block, no_delete, std::size_t{0}, message.size, ace_order);
           if (!c.ace(in, t) || in.length() != 0) fail(std::string("ACE failed to demarshal ") + c.data_set);
           check_targets(c.data_set, "ACE");
         }
-        run(c.data_set, c.method, "demarshal", order_name, "ACE", true, message.size, [&] {
-          ACE_InputCDR in(&block, no_delete, std::size_t{0}, message.size, ace_order);
-          bool ok = c.ace(in, t);
-          keep(ok);
-          keep(t);
-        });
+        run(c.data_set, c.method, "demarshal", order_name, "ACE", true, message.size,
+            [&t, &c, &message, block, no_delete, ace_order] {
+              ACE_InputCDR in(block, no_delete, std::size_t{0}, message.size, ace_order);
+              bool ok = c.ace(in, t);
+              keep(ok);
+              keep(t);
+            });
       }
       {
         cdr::input_stream in(message.bytes(), order);
@@ -569,12 +575,39 @@ int main(int argc, char** argv) {
         if (!in.at_end()) fail(std::string("ours left octets after ") + c.data_set);
         check_targets(c.data_set, c.ours_name);
       }
-      run(c.data_set, c.method, "demarshal", order_name, c.ours_name, false, message.size, [&] {
-        cdr::input_stream in(message.bytes(), order);
-        c.ours(in, t);
-        keep(t);
-      });
+      run(c.data_set, c.method, "demarshal", order_name, c.ours_name, false, message.size,
+          [&t, &c, &message, order] {
+            cdr::input_stream in(message.bytes(), order);
+            c.ours(in, t);
+            keep(t);
+          });
     }
+  }
+
+  // Measure, group by group.
+  for (std::size_t first = 0; first < rows.size(); ++first) {
+    if (rows[first].m.iterations != 0) continue;  // measured with an earlier group
+    std::vector<std::size_t> members;
+    std::vector<bench::runner> group;
+    for (std::size_t k = first; k < rows.size(); ++k) {
+      const row& a = rows[first];
+      const row& b = rows[k];
+      if (a.data_set == b.data_set && a.method == b.method && a.operation == b.operation &&
+          a.order == b.order) {
+        members.push_back(k);
+        group.push_back(runners[k]);
+      }
+    }
+    const row& g = rows[first];
+    std::cerr << g.operation << ' ' << g.data_set << " (" << g.method << ", " << g.order << "):";
+    std::vector<bench::measurement> results = bench::measure_interleaved(settings, group);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      row& r = rows[members[i]];
+      r.m = results[i];
+      std::cerr << "  " << r.implementation << ' ' << format("%.0f", r.m.ns_per_message) << " ns, "
+                << format("%.2f", r.m.allocations_per_message) << " allocs;";
+    }
+    std::cerr << '\n';
   }
 
   // Report order: marshal then demarshal; within each, by data set, method, byte order.
