@@ -36,6 +36,8 @@ tagged_profile to_tagged_profile(const iiop_profile& profile) {
 component_list decode_multiple_components_profile(std::span<const std::byte> body) {
   return detail::with_context("TAG_MULTIPLE_COMPONENTS profile body", [&] {
     cdr::input_stream in = detail::open_encapsulation(body, "TAG_MULTIPLE_COMPONENTS profile body");
+    // omniORB writes an empty list as the byte-order octet alone, without the count.
+    if (in.at_end()) return component_list{};
     return read_components(in);
   });
 }
