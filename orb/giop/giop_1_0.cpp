@@ -63,7 +63,24 @@ class protocol_1_0 final : public protocol {
     return header;
   }
 
-  bool leading_request_id(const message_view&, std::uint32_t&) const override { return false; }
+  // The id sits after the service contexts of a Request or Reply: read as much as is there.
+  bool leading_request_id(const message_view& message, std::uint32_t& request_id) const override {
+    cdr::input_stream in = message.body_stream();
+    try {
+      switch (message.header.type) {
+        case message_type::request:
+        case message_type::reply: read_service_context_list(in); break;
+        case message_type::locate_request:
+        case message_type::locate_reply:
+        case message_type::cancel_request: break;
+        default: return false;
+      }
+      request_id = in.read_ulong();
+      return true;
+    } catch (const SystemException&) {
+      return false;  // not received yet (a first fragment cut short)
+    }
+  }
 
   message_mark begin_request(cdr::output_stream& out, const request_fields& fields) const override {
     require_key(fields.target);

@@ -56,9 +56,9 @@ class protocol {
   virtual locate_reply_header decode_locate_reply(const message_view& message) const = 0;
   // CancelRequest is the same in every version: a request id.
   std::uint32_t decode_cancel_request(const message_view& message) const;
-  // The request id a Request/Reply/LocateRequest/LocateReply or 1.2 Fragment carries, if this
-  // version puts it where it can be found without a full decode (1.2: the first body ulong);
-  // for the reassembler. Raises MARSHAL when the body is too short.
+  // The request id a Request/Reply/LocateRequest/LocateReply/CancelRequest (or 1.2 Fragment)
+  // carries, for the reassembler. 1.2: the first body ulong (MARSHAL when the body is shorter).
+  // 1.0/1.1: read after the service contexts; false when the message ends before it.
   virtual bool leading_request_id(const message_view& message, std::uint32_t& request_id) const = 0;
 
   // --- Encoders (native byte order).

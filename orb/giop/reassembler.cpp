@@ -132,17 +132,11 @@ void reassembler::cancel(const message_view& message) {
   // 1.1: the message in progress carries its id after its service contexts, perhaps not yet
   // received. Drop it when it is that request, or when its id cannot be read yet.
   partial& p = partials_.front();
-  if (p.header.type == message_type::request) {
-    try {
-      message_view view{p.header, p.bytes};
-      view.header.body_size = static_cast<std::uint32_t>(p.bytes.size() - header_size);
-      if (impl_.decode_request(view).request_id != request_id) return;
-    } catch (const SystemException&) {
-      // the id is not there yet: it can only be this request
-    }
-  } else {
-    return;  // a fragmented Reply is not what a CancelRequest cancels
-  }
+  if (p.header.type != message_type::request) return;  // a CancelRequest cancels requests only
+  message_view view{p.header, p.bytes};
+  view.header.body_size = static_cast<std::uint32_t>(p.bytes.size() - header_size);
+  std::uint32_t partial_id = 0;
+  if (impl_.leading_request_id(view, partial_id) && partial_id != request_id) return;
   clear();
 }
 

@@ -1,0 +1,2 @@
+// placeholder until the omniORB captures land
+#include <catch2/catch.hpp>
