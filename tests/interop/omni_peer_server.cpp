@@ -232,12 +232,10 @@ int main(int argc, char** argv) {
     PortableServer::POA_var poa =
         PortableServer::POA::_narrow(orb->resolve_initial_references(poa_name));
 
-    // Servants live until the process ends; the POA holds the references.
-    std::vector<PortableServer::ServantBase*> servants;
+    // The POA owns the servants (reference counted): orb->destroy() deletes them.
     std::string lines;
     auto activate = [&](PortableServer::ServantBase* servant, const std::string& id,
                         const std::string& name) {
-      servants.push_back(servant);
       CORBA::Object_var object;
       if (opts.ins_poa) {
         PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(id.c_str());
@@ -247,6 +245,7 @@ int main(int argc, char** argv) {
         PortableServer::ObjectId_var oid = poa->activate_object(servant);
         object = poa->id_to_reference(oid);
       }
+      servant->_remove_ref();
       CORBA::String_var ior = orb->object_to_string(object);
       lines += name + " " + ior.in() + "\n";
     };
@@ -276,6 +275,8 @@ int main(int argc, char** argv) {
               << "IORs in " << opts.ior_file << std::endl;
     orb->run();
     stopper.join();
+    manager = PortableServer::POAManager::_nil();  // references released before the ORB goes
+    poa = PortableServer::POA::_nil();
     orb->destroy();
     std::cout << "omni_peer_server: stopped" << std::endl;
   } catch (const CORBA::SystemException& e) {
