@@ -172,11 +172,6 @@ inline std::string catior_component(const iop::tagged_component& c) {
     }
     case tag_code_sets: {
       code_set_info info = decode_code_sets(c);
-      auto list = [](const std::vector<std::uint32_t>& ids) {
-        std::string out;
-        for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + catior_codeset(ids[i]);
-        return out;
-      };
       auto line = [](std::string label, const std::vector<std::uint32_t>& ids) {
         for (std::size_t i = 0; i < ids.size(); ++i) label += (i ? ", " : " ") + catior_codeset(ids[i]);
         return label;
