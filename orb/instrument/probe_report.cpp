@@ -169,17 +169,19 @@ std::vector<probe_row> parse_csv(std::string_view text) {
   return rows;
 }
 
+std::string format_report(const probe_snapshot& snapshot, dump_format format) {
+  const double ns_per_tick = nanoseconds_per_tick();
+  if (format == dump_format::csv) return format_csv(snapshot, ns_per_tick);
+  char title[160];
+  std::snprintf(title, sizeof title, "# switchyard request-path profile (clock %.*s, %.4f ns per tick%s)\n",
+                static_cast<int>(clock_name().size()), clock_name().data(), ns_per_tick,
+                probes_compiled_in ? "" : ", probes compiled out");
+  return title + format_table(snapshot, ns_per_tick);
+}
+
 bool dump(const probe_snapshot& snapshot, std::FILE* out, dump_format format) {
   if (out == nullptr) return false;
-  const double ns_per_tick = nanoseconds_per_tick();
-  std::string text;
-  if (format == dump_format::table) {
-    text = "# switchyard request-path profile (clock " + std::string(clock_name()) + ", " +
-           std::to_string(ns_per_tick) + " ns per tick" + (probes_compiled_in ? "" : ", probes compiled out") +
-           ")\n" + format_table(snapshot, ns_per_tick);
-  } else {
-    text = format_csv(snapshot, ns_per_tick);
-  }
+  std::string text = format_report(snapshot, format);
   return std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0;
 }
 

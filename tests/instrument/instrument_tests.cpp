@@ -197,6 +197,11 @@ TEST_CASE("dump writes the table or the CSV, and reports failure", "[instrument]
   CHECK(count_lines(text) == 1 + 1 + layer_count + 1 + 1);
 
   CHECK_FALSE(dump(known_snapshot(), nullptr));
+
+  std::string report = format_report(known_snapshot());
+  CHECK(report.rfind("# switchyard request-path profile (clock ", 0) == 0);
+  CHECK(count_lines(report) == 1 + 1 + layer_count + 1 + 1);
+  CHECK(parse_csv(format_report(known_snapshot(), dump_format::csv)).size() == layer_count + 1);
 }
 
 TEST_CASE("dump on request: by call and by signal", "[instrument]") {

@@ -166,8 +166,11 @@ std::string format_csv(const probe_snapshot& snapshot, double ns_per_tick);
 std::vector<probe_row> parse_csv(std::string_view text);
 
 enum class dump_format { table, csv };
-// Writes the report to `out` with the calibrated clock (what the ORB calls on shutdown and on
-// request). Returns false if the write failed.
+// The report with the calibrated clock, as the ORB dumps it on shutdown and on request: for
+// `table`, a `# switchyard request-path profile (clock ...)` line, then format_table; for `csv`,
+// format_csv alone. For a std::ostream: `out << format_report(tables.snapshot())`.
+std::string format_report(const probe_snapshot& snapshot, dump_format format = dump_format::table);
+// format_report written to `out` and flushed. Returns false if the write failed.
 bool dump(const probe_snapshot& snapshot, std::FILE* out, dump_format format = dump_format::table);
 
 // Dump on request: a signal handler (async-signal-safe: it only sets a flag) and the flag the
