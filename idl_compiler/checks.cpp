@@ -145,8 +145,10 @@ class Checker {
   bool declare(Declaration& d, const Declaration* scope) {
     if (d.name.empty()) return false;
     if (scope != root_ && lower(scope->name) == lower(d.name) && d.kind != DeclKind::enumerator &&
-        is_scope_kind(scope->kind) && scope->kind != DeclKind::module) {
-      error(d.location, "'" + d.name + "' has the name of the scope that encloses it");
+        is_scope_kind(scope->kind)) {
+      error(d.location, "'" + d.name + "' clashes with the name of its enclosing scope '" +
+                            scope->name + "'");
+      note(scope->location, "'" + scope->name + "' is declared here");
       return false;
     }
     auto& entries = table(scope);
@@ -1063,9 +1065,9 @@ class Checker {
     std::set<const Interface*> visited;
     std::vector<const Interface*> pending(i.bases.begin(), i.bases.end());
     bool clash = false;
-    while (!pending.empty() && visited.size() < 100000) {
-      const Interface* b = pending.back();
-      pending.pop_back();
+    for (std::size_t next_base = 0; next_base < pending.size() && visited.size() < 100000;
+         ++next_base) {
+      const Interface* b = pending[next_base];  // breadth first, in declaration order
       if (!visited.insert(b).second) continue;
       for (const auto& member : b->definitions) {
         if (member->kind != DeclKind::operation && member->kind != DeclKind::attribute) continue;

@@ -60,7 +60,10 @@ void Diagnostics::note(SourceLocation location, std::string message) {
 }
 
 void Diagnostics::report(Severity severity, SourceLocation location, std::string message) {
-  if (severity == Severity::error) ++error_count_;
+  if (severity == Severity::error) {
+    ++error_count_;
+    last_error_location_ = location;
+  }
   if (severity == Severity::warning) ++warning_count_;
   Diagnostic diagnostic{severity, location, std::move(message)};
   if (out_ != nullptr) {

@@ -66,6 +66,8 @@ class Diagnostics {
 
   std::size_t error_count() const { return error_count_; }
   std::size_t warning_count() const { return warning_count_; }
+  // Where the last error was (to keep one mistake from giving a second error on its line).
+  SourceLocation last_error_location() const { return last_error_location_; }
   // Kept for tests (the first `max_kept` only).
   const std::vector<Diagnostic>& diagnostics() const { return kept_; }
   // The full text of one diagnostic: header line, source line, caret line.
@@ -81,6 +83,7 @@ class Diagnostics {
   std::ostream* out_;
   std::size_t error_count_ = 0;
   std::size_t warning_count_ = 0;
+  SourceLocation last_error_location_;
   bool printing_ = true;
   bool last_printed_ = true;  // a note follows the fate of its error
   std::vector<Diagnostic> kept_;

@@ -97,8 +97,16 @@ std::string Parser::describe(const Token& token) const {
   }
 }
 
+bool Parser::already_reported(SourceLocation at) const {
+  // A syntax error on a line that already has an error (from the lexer, the preprocessor or the
+  // parser) is almost always a consequence of that one: say nothing more.
+  const SourceLocation last = diagnostics_.last_error_location();
+  return diagnostics_.error_count() != 0 && last.valid() && last.file == at.file &&
+         last.line == at.line;
+}
+
 void Parser::fail_at(SourceLocation at, const std::string& message) {
-  diagnostics_.error(at, message);
+  if (!already_reported(at)) diagnostics_.error(at, message);
   throw Failed{};
 }
 
@@ -122,8 +130,9 @@ void Parser::expect_closing_angle() {
 
 void Parser::expect_semicolon(std::string_view after) {
   if (accept_punct(";")) return;
-  diagnostics_.error(current_.location,
-                     "expected ';' after " + std::string(after) + ", found " + describe(current_));
+  if (!already_reported(current_.location))
+    diagnostics_.error(current_.location,
+                       "expected ';' after " + std::string(after) + ", found " + describe(current_));
   // Carry on when what follows starts something sensible; otherwise skip (no second error).
   static constexpr std::string_view starters[] = {
       "module", "interface", "abstract", "local", "valuetype", "custom", "typedef", "struct",
@@ -150,6 +159,7 @@ std::string Parser::identifier(std::string_view what, bool declaring) {
   if (!current_.is(TokenKind::identifier))
     fail("expected " + std::string(what) + ", found " + describe(current_));
   const std::string& text = current_.text;
+  last_name_location_ = current_.location;
   std::string name;
   if (text[0] == '_') {
     name = text.substr(1);  // an escaped identifier: never a keyword
@@ -189,8 +199,9 @@ ScopedName Parser::scoped_name() {
 }
 
 void Parser::set_common(Declaration& d, Declaration* parent, SourceLocation at, std::string name) {
+  // Declarations are located at their names (set_common runs after identifier() has).
+  d.location = d.kind == DeclKind::directive || name.empty() ? at : last_name_location_;
   d.name = std::move(name);
-  d.location = at;
   d.parent = parent;
   d.in_main_file = main_file_ != 0 && sources_.physical_file(at.file) == main_file_;
 }
@@ -604,7 +615,6 @@ void Parser::constant(DeclarationList& out, Declaration* parent) {
   auto c = std::make_unique<Constant>();
   c->type = const_type();
   set_common(*c, parent, start, identifier("a constant name"));
-  c->location = start;
   expect_punct("=", "after the constant's name");
   c->expr = const_expr();
   add(out, parent, std::move(c));
@@ -635,7 +645,6 @@ std::vector<ScopedName> Parser::name_list(std::string_view keyword) {
 }
 
 void Parser::attribute(DeclarationList& out, Declaration* parent) {
-  const SourceLocation start = current_.location;
   const bool readonly = accept_keyword("readonly");
   if (!accept_keyword("attribute"))
     fail("expected 'attribute' after 'readonly', found " + describe(current_));
@@ -646,7 +655,6 @@ void Parser::attribute(DeclarationList& out, Declaration* parent) {
     auto a = std::make_unique<Attribute>();
     const SourceLocation at = current_.location;
     set_common(*a, parent, at, identifier("an attribute name"));
-    a->location = made.empty() ? start : at;
     a->readonly = readonly;
     a->type = type->clone();
     made.push_back(add(out, parent, std::move(a)));
@@ -802,7 +810,7 @@ std::unique_ptr<TypeSpec> Parser::simple_type_spec(bool allow_void) {
     type->kind = TypeKind::sequence;
     expect_punct("<", "after 'sequence'");
     type->element = simple_type_spec(false);
-    if (accept_punct(",")) type->bound_expr = const_expr();
+    if (accept_punct(",")) type->bound_expr = bound_expr();
     expect_closing_angle();
     return type;
   }
@@ -810,7 +818,7 @@ std::unique_ptr<TypeSpec> Parser::simple_type_spec(bool allow_void) {
     type->kind = at_keyword("string") ? TypeKind::string : TypeKind::wstring;
     advance();
     if (accept_punct("<")) {
-      type->bound_expr = const_expr();
+      type->bound_expr = bound_expr();
       expect_closing_angle();
     }
     return type;
@@ -818,9 +826,9 @@ std::unique_ptr<TypeSpec> Parser::simple_type_spec(bool allow_void) {
   if (accept_keyword("fixed")) {
     type->kind = TypeKind::fixed;
     expect_punct("<", "after 'fixed'");
-    type->digits_expr = const_expr();
+    type->digits_expr = bound_expr();
     expect_punct(",", "between the digits and the scale of 'fixed'");
-    type->scale_expr = const_expr();
+    type->scale_expr = bound_expr();
     expect_closing_angle();
     return type;
   }
@@ -872,6 +880,16 @@ std::unique_ptr<Expr> Parser::const_expr() {
   return binary_expr(0);
 }
 
+std::unique_ptr<Expr> Parser::bound_expr() {
+  // Inside <...>, a '>>' closes templates, as in `sequence<sequence<long, 4>>`; a shift needs
+  // parentheses there.
+  const bool saved = in_angle_brackets_;
+  in_angle_brackets_ = true;
+  std::unique_ptr<Expr> e = const_expr();
+  in_angle_brackets_ = saved;
+  return e;
+}
+
 std::unique_ptr<Expr> Parser::binary_expr(int level) {
   static const std::vector<std::vector<std::string_view>> levels = {
       {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
@@ -880,7 +898,7 @@ std::unique_ptr<Expr> Parser::binary_expr(int level) {
   while (true) {
     std::string_view op;
     for (std::string_view candidate : levels[static_cast<std::size_t>(level)])
-      if (at_punct(candidate)) op = candidate;
+      if (at_punct(candidate) && !(candidate == ">>" && in_angle_brackets_)) op = candidate;
     if (op.empty()) return left;
     auto e = std::make_unique<Expr>();
     e->kind = ExprKind::binary;
@@ -967,7 +985,10 @@ std::unique_ptr<Expr> Parser::primary_expr() {
     return e;
   }
   if (accept_punct("(")) {
+    const bool saved = in_angle_brackets_;
+    in_angle_brackets_ = false;
     e = const_expr();
+    in_angle_brackets_ = saved;
     expect_punct(")", "to close the parenthesis");
     return e;
   }

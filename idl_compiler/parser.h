@@ -38,6 +38,7 @@ class Parser {
   void expect_closing_angle();
   void expect_semicolon(std::string_view after);
   [[noreturn]] void fail(const std::string& message);
+  bool already_reported(SourceLocation at) const;
   [[noreturn]] void fail_at(SourceLocation at, const std::string& message);
   std::string describe(const Token& token) const;
   void synchronize(std::size_t depth);
@@ -89,6 +90,7 @@ class Parser {
 
   // Constant expressions
   std::unique_ptr<Expr> const_expr();
+  std::unique_ptr<Expr> bound_expr();  // in <...>
   std::unique_ptr<Expr> binary_expr(int level);
   std::unique_ptr<Expr> unary_expr();
   std::unique_ptr<Expr> primary_expr();
@@ -104,6 +106,8 @@ class Parser {
   Diagnostics& diagnostics_;
   Token current_;
   std::vector<Token> pending_directives_;
+  SourceLocation last_name_location_;
+  bool in_angle_brackets_ = false;
   std::size_t brace_depth_ = 0;
   std::size_t depth_ = 0;
   std::uint32_t main_file_ = 0;

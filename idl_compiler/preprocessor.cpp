@@ -681,7 +681,8 @@ bool Preprocessor::collect_arguments(const Token& name, const Macro& macro,
   if (arguments.size() != macro.parameters.size()) {
     diagnostics_.error(name.location, "macro '" + name.text + "' expects " +
                                           std::to_string(macro.parameters.size()) +
-                                          " arguments, got " + std::to_string(arguments.size()));
+                                          (macro.parameters.size() == 1 ? " argument, got " : " arguments, got ") +
+                                          std::to_string(arguments.size()));
     return false;
   }
   return true;
@@ -839,7 +840,8 @@ std::vector<Token> Preprocessor::expand_list(std::vector<Token> tokens, std::siz
       if (arguments.size() != macro.parameters.size()) {
         diagnostics_.error(t.location, "macro '" + t.text + "' expects " +
                                            std::to_string(macro.parameters.size()) +
-                                           " arguments, got " + std::to_string(arguments.size()));
+                                           (macro.parameters.size() == 1 ? " argument, got " : " arguments, got ") +
+                                          std::to_string(arguments.size()));
         i = j;
         continue;
       }

@@ -1,0 +1,177 @@
+#include "idl_compiler/parser.h"
+
+#include <catch2/catch.hpp>
+
+#include "idl_test_support.h"
+
+using namespace switchyard::idl;
+using namespace switchyard::idl::testing;
+
+namespace {
+template <typename T>
+T& at(const DeclarationList& list, std::size_t i) {
+  REQUIRE(i < list.size());
+  REQUIRE(dynamic_cast<T*>(list[i].get()) != nullptr);
+  return static_cast<T&>(*list[i]);
+}
+}  // namespace
+
+TEST_CASE("parser: modules, interfaces, operations and attributes", "[idl][parser]") {
+  auto c = compile(R"(
+    module M {
+      exception Oops { string why; };
+      interface Base { void ping(); };
+      interface Other {};
+      interface I : Base, Other {
+        readonly attribute long count raises (Oops);
+        attribute string name getraises (Oops) setraises (Oops);
+        attribute short a, b;
+        oneway void fire(in long x);
+        long op(in long a, out string b, inout double c) raises (Oops) context ("x.y", "z*");
+      };
+      local interface L;
+      abstract interface A {};
+    };
+  )");
+  REQUIRE(c.errors() == 0);
+  auto& m = at<Module>(c.specification->root.definitions, 0);
+  CHECK(m.name == "M");
+  auto& i = at<Interface>(m.definitions, 3);
+  CHECK(i.name == "I");
+  REQUIRE(i.bases.size() == 2);
+  CHECK(i.bases[0]->name == "Base");
+  auto& count = at<Attribute>(i.definitions, 0);
+  CHECK(count.readonly);
+  REQUIRE(count.get_raises.size() == 1);
+  auto& name = at<Attribute>(i.definitions, 1);
+  CHECK(name.set_raises.size() == 1);
+  CHECK(at<Attribute>(i.definitions, 3).name == "b");
+  auto& fire = at<Operation>(i.definitions, 4);
+  CHECK(fire.oneway);
+  auto& op = at<Operation>(i.definitions, 5);
+  REQUIRE(op.parameters.size() == 3);
+  CHECK(op.parameters[1]->direction == ParameterDirection::out);
+  CHECK(op.parameters[2]->direction == ParameterDirection::inout);
+  CHECK(op.contexts == std::vector<std::string>{"x.y", "z*"});
+  CHECK(at<Interface>(m.definitions, 4).is_local);
+  CHECK(at<Interface>(m.definitions, 4).forward);
+  CHECK(at<Interface>(m.definitions, 5).is_abstract);
+}
+
+TEST_CASE("parser: types, declarators and inline definitions", "[idl][parser]") {
+  auto c = compile(R"(
+    typedef sequence<sequence<long, 4>> Nested;
+    typedef string<8> Small, Grid[2][3];
+    typedef fixed<10, 2> Money;
+    typedef struct Point { long x, y; } P;
+    union U switch (enum Kind { one, two, three }) { case one: case two: long v; default: octet o; };
+    const long long big = 0x7fffffffffffffff;
+    native Handle;
+    typedef wstring<5> W;
+    typedef any A; typedef Object O; typedef ValueBase VB; typedef TypeCode TC;
+    typedef unsigned long long ULL; typedef long double LD; typedef wchar WC;
+  )");
+  REQUIRE(c.errors() == 0);
+  const auto& defs = c.specification->root.definitions;
+  auto& nested = at<Typedef>(defs, 0);
+  REQUIRE(nested.type->kind == TypeKind::sequence);
+  CHECK(nested.type->element->kind == TypeKind::sequence);
+  CHECK(nested.type->element->bound == 4);
+  auto& grid = at<Typedef>(defs, 2);
+  REQUIRE(grid.type->kind == TypeKind::array);
+  CHECK(grid.type->dimensions == std::vector<std::uint64_t>{2, 3});
+  CHECK(grid.type->element->kind == TypeKind::string);
+  CHECK(grid.type->element->bound == 8);
+  auto& money = at<Typedef>(defs, 3);
+  CHECK(money.type->digits == 10);
+  CHECK(money.type->scale == 2);
+  // The inline struct comes before the typedef that uses it.
+  CHECK(at<Struct>(defs, 4).name == "Point");
+  CHECK(at<Struct>(defs, 4).members.size() == 2);
+  CHECK(at<Typedef>(defs, 5).type->resolved == defs[4].get());
+  auto& u = at<Union>(defs, 6);
+  CHECK(at<Enum>(u.definitions, 0).enumerators.size() == 3);
+  REQUIRE(u.cases.size() == 2);
+  CHECK(u.cases[0].labels.size() == 2);
+  CHECK(u.cases[1].labels[0].is_default);
+  CHECK(at<Constant>(defs, 7).value.signed_integer == INT64_MAX);
+  CHECK(at<Typedef>(defs, 13).type->basic == BasicType::type_code);
+}
+
+TEST_CASE("parser: valuetypes are parsed", "[idl][parser]") {
+  auto c = compile(R"(
+    interface I {};
+    valuetype Box long;
+    abstract valuetype Abs { void f(); };
+    valuetype Base { public long a; private string b; factory make(in long a) ; };
+    custom valuetype Cust : truncatable Base supports I { public Base next; };
+    valuetype Fwd;
+  )");
+  CHECK(c.errors() == 0);
+  const auto& defs = c.specification->root.definitions;
+  CHECK(defs[1]->kind == DeclKind::value_box);
+  CHECK(at<ValueType>(defs, 2).is_abstract);
+  CHECK(at<ValueType>(defs, 4).is_custom);
+  CHECK(at<ValueType>(defs, 4).is_truncatable);
+  CHECK(at<ValueType>(defs, 5).forward);
+}
+
+TEST_CASE("parser: one error per syntax mistake, then recovery", "[idl][parser]") {
+  auto c = compile(R"(
+    struct A { long x long y; };
+    struct B { long ok; };
+    interface I { void f(in long); void g(); };
+    module M { typedef long; };
+    const long C = 1;
+  )");
+  CHECK(c.errors() == 3);
+  // What follows each mistake was still parsed.
+  const auto& defs = c.specification->root.definitions;
+  REQUIRE(defs.size() == 5);
+  CHECK(defs[1]->name == "B");
+  CHECK(defs[4]->name == "C");
+}
+
+TEST_CASE("parser: missing ';' is one error and parsing goes on", "[idl][parser]") {
+  auto c = compile("struct A { long x; }\nstruct B { long y; };\n");
+  REQUIRE(c.errors() == 1);
+  CHECK(c.first_error() == "expected ';' after struct, found 'struct'");
+  CHECK(c.specification->root.definitions.size() == 2);
+}
+
+TEST_CASE("parser: keywords and escaped identifiers", "[idl][parser]") {
+  CHECK(compile("typedef long module;").first_error() ==
+        "expected a name, found keyword 'module'");
+  CHECK(compile("typedef long Interface;").first_error() ==
+        "identifier 'Interface' collides with keyword 'interface' (IDL keywords match "
+        "regardless of case; escape it as '_Interface')");
+  auto ok = compile("typedef long _Interface; typedef Interface Again;");
+  CHECK(ok.errors() == 0);
+  CHECK(ok.specification->root.definitions[0]->name == "Interface");
+  CHECK(compile("component C {};").first_error() ==
+        "'component' (CORBA Component Model) is not supported");
+}
+
+TEST_CASE("parser: nesting is bounded", "[idl][parser]") {
+  std::string modules;
+  for (int i = 0; i < 500; ++i) modules += "module m" + std::to_string(i) + " { ";
+  modules += "const long x = 1; ";
+  for (int i = 0; i < 500; ++i) modules += "}; ";
+  auto c = compile(modules);
+  REQUIRE(c.errors() == 1);
+  CHECK(c.first_error() == "declarations or expressions nested too deeply (more than 100 levels)");
+
+  std::string expr = "const long x = " + std::string(5000, '(') + "1" + std::string(5000, ')') + ";";
+  auto e = compile(expr);
+  CHECK(e.errors() == 1);
+  std::string sequences = "typedef ";
+  for (int i = 0; i < 1000; ++i) sequences += "sequence<";
+  sequences += "long" + std::string(1000, '>') + " S;";
+  CHECK(compile(sequences).errors() >= 1);
+  CHECK(compile(std::string(3000, '-') + "1").errors() >= 1);
+}
+
+TEST_CASE("parser: '>>' closes two templates", "[idl][parser]") {
+  auto c = compile("typedef sequence<sequence<string<4>>> S;");
+  CHECK(c.errors() == 0);
+}
