@@ -410,3 +410,10 @@ TEST_CASE("several endpoints open at once", "[iiop][uiop]") {
     CHECK(received == byte);
   }
 }
+
+TEST_CASE("a host name is resolved (localhost)", "[iiop]") {
+  auto listener = open_acceptor("iiop://127.0.0.1:0");
+  auto client = connect("iiop://localhost:" + std::to_string(listener->local_endpoint().port));
+  auto server = listener->accept();
+  CHECK(client->peer_address() == listener->endpoint_string());
+}

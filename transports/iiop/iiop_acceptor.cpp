@@ -14,9 +14,10 @@ namespace switchyard::transports::iiop {
 
 acceptor::acceptor(const endpoint& where, const transport_options& options) : options_(options) {
   if (where.kind != protocol::iiop) throw_bad_endpoint(where.to_string(), "not an iiop endpoint");
-  ACE_INET_Addr address;
   std::string why;
-  if (!resolve(where, address, why)) throw_bad_endpoint(where.to_string(), why);
+  const std::vector<ACE_INET_Addr> addresses = resolve(where, why);
+  if (addresses.empty()) throw_bad_endpoint(where.to_string(), why);
+  const ACE_INET_Addr& address = addresses.front();  // a name with several addresses: the first
 
   ACE_SOCK_Acceptor listener;
   if (listener.open(address, 1 /*reuse_addr*/, PF_UNSPEC, options.listen_backlog) != 0)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <ace/INET_Addr.h>
 
@@ -9,10 +10,10 @@
 
 namespace switchyard::transports::iiop {
 
-// Resolves `where` (a name, IPv4 or IPv6 literal; empty host = any IPv4 interface) into `out`,
-// which may hold several addresses for a name (ACE_INET_Addr::next()). Returns false, with errno
-// or h_errno-style detail in `why`, if it does not resolve.
-bool resolve(const endpoint& where, ACE_INET_Addr& out, std::string& why);
+// Resolves `where` (a name, IPv4 or IPv6 literal; empty host = any IPv4 interface) into every
+// address it names, in getaddrinfo() order, each in its own family (never IPv4-mapped IPv6).
+// Returns an empty vector, with the reason in `why`, if it does not resolve.
+std::vector<ACE_INET_Addr> resolve(const endpoint& where, std::string& why);
 
 // "iiop://127.0.0.1:2809", "iiop://[::1]:2809".
 std::string to_endpoint_string(const ACE_INET_Addr& address);

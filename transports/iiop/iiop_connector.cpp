@@ -16,9 +16,9 @@ std::unique_ptr<connection> connect(const endpoint& where, const transport_optio
   if (where.host.empty()) throw_bad_endpoint(where.to_string(), "no host to connect to");
   if (where.port == 0) throw_bad_endpoint(where.to_string(), "port 0 cannot be connected to");
 
-  ACE_INET_Addr address;
   std::string why;
-  if (!resolve(where, address, why))
+  const std::vector<ACE_INET_Addr> addresses = resolve(where, why);
+  if (addresses.empty())
     throw SystemException(SystemExceptionKind::TRANSIENT, minor::connect_failed,
                           CompletionStatus::no, "connect to " + where.to_string() + " failed: " + why);
 
@@ -31,8 +31,7 @@ std::unique_ptr<connection> connect(const endpoint& where, const transport_optio
 
   ACE_SOCK_Connector connector;
   int last_error = 0;
-  constexpr int max_addresses = 16;  // a name with more addresses than this is tried no further
-  for (int attempt = 0; attempt < max_addresses; ++attempt) {
+  for (const ACE_INET_Addr& address : addresses) {  // e.g. ::1 then 127.0.0.1 for one name
     ACE_SOCK_Stream stream;
     ACE_Time_Value left = timeout;  // connect() may change the value it is given
     if (connector.connect(stream, address, wait ? &left : nullptr) == 0) {
@@ -46,7 +45,6 @@ std::unique_ptr<connection> connect(const endpoint& where, const transport_optio
     }
     last_error = errno == ETIME ? ETIMEDOUT : errno;
     stream.close();
-    if (!address.next()) break;
   }
   throw_errno(SystemExceptionKind::TRANSIENT, minor::connect_failed, CompletionStatus::no,
               "connect to " + where.to_string() + " failed", last_error);
