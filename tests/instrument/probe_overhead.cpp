@@ -78,6 +78,10 @@ int main() {
   results.push_back({"clock: rdtsc", net(median_ns([](std::uint64_t n) {
                        for (std::uint64_t i = 0; i < n; ++i) keep(__rdtsc());
                      }))});
+  results.push_back({"clock: rdtscp (ordered, rejected)", net(median_ns([](std::uint64_t n) {
+                       unsigned cpu;
+                       for (std::uint64_t i = 0; i < n; ++i) keep(__rdtscp(&cpu));
+                     }))});
 #endif
   results.push_back({"clock: clock_gettime(CLOCK_MONOTONIC_RAW)", net(median_ns([](std::uint64_t n) {
                        timespec now;
