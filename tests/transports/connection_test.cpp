@@ -45,7 +45,7 @@ void check_echo(loopback_pair& pair) {
 unsigned char pattern(std::size_t i) { return static_cast<unsigned char>((i * 131 + i / 4099) & 0xff); }
 
 // Sends `total` bytes in gather-sends of three odd-sized pieces from a writer thread, reads them
-// in odd-sized recv_some() calls, and checks every byte.
+// in odd-sized recv_some() and recv_exact() calls, and checks every byte.
 void check_large_transfer(loopback_pair& pair, std::size_t total, bool non_blocking) {
   pair.client->set_non_blocking(non_blocking);
   pair.server->set_non_blocking(non_blocking);
@@ -75,7 +75,12 @@ void check_large_transfer(loopback_pair& pair, std::size_t total, bool non_block
   std::size_t calls = 0;
   while (got < total && calls < total) {  // each call returns at least one byte or throws
     const std::size_t want = std::min(chunks[turn++ % 6], total - got);
-    got += pair.server->recv_some(sink.data() + got, want);
+    if (turn % 2 == 0) {
+      got += pair.server->recv_some(sink.data() + got, want);
+    } else {
+      pair.server->recv_exact(sink.data() + got, want);  // spans several short reads
+      got += want;
+    }
     ++calls;
   }
   writer.join();
