@@ -3,6 +3,7 @@
 #include <ace/LSOCK_Acceptor.h>
 #include <ace/LSOCK_Connector.h>
 #include <ace/LSOCK_Stream.h>
+#include <ace/Time_Value.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,12 +24,20 @@ void remove_stale_socket(const endpoint& where) {
   if (::lstat(where.path.c_str(), &info) != 0) return;  // nothing there (or not reachable: bind says)
   if (!S_ISSOCK(info.st_mode))
     throw_bad_endpoint(where.to_string(), "path exists and is not a socket");
+  // Only a refused connection proves nobody listens: a busy server's full backlog must not look
+  // stale, so any other failure is reported rather than guessed at.
   ACE_LSOCK_Stream probe;
   ACE_LSOCK_Connector connector;
-  if (connector.connect(probe, to_unix_addr(where)) == 0) {
+  ACE_Time_Value patience(0, 200 * 1000);
+  if (connector.connect(probe, to_unix_addr(where), &patience) == 0) {
     probe.close();
     throw_bad_endpoint(where.to_string(), "another server is listening on this path");
   }
+  const int error = errno;
+  probe.close();
+  if (error != ECONNREFUSED && error != ENOENT)
+    throw_errno(SystemExceptionKind::BAD_PARAM, minor::bad_endpoint, CompletionStatus::no,
+                "cannot tell whether " + where.to_string() + " is in use", error);
   ::unlink(where.path.c_str());
 }
 
