@@ -328,6 +328,8 @@ void Parser::definition(DeclarationList& out, Declaration* parent) {
     if (is_abstract || is_local) advance();
     if (is_abstract && at_keyword("valuetype")) {
       value_type(out, parent, start);
+      if (out.back()->kind != DeclKind::value_type)
+        fail_at(out.back()->location, "a value box cannot be abstract");
       static_cast<ValueType&>(*out.back()).is_abstract = true;
       expect_semicolon("valuetype");
       return;

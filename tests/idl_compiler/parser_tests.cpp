@@ -175,3 +175,27 @@ TEST_CASE("parser: '>>' closes two templates", "[idl][parser]") {
   auto c = compile("typedef sequence<sequence<string<4>>> S;");
   CHECK(c.errors() == 0);
 }
+
+TEST_CASE("parser: an abstract value box is an error, not a crash", "[idl][parser]") {
+  CHECK(compile("abstract valuetype B long;").first_error() == "a value box cannot be abstract");
+}
+
+TEST_CASE("front end: arbitrary bytes give errors, never a crash", "[idl][parser]") {
+  // Deterministic pseudo-random inputs made of IDL fragments and raw bytes.
+  static const char* pieces[] = {"module ", "interface ", "struct ", "union ", "switch", "(",
+                                 ")", "{", "}", ";", "<", ">", ">>", "::", "#define X(a) a a\n",
+                                 "#if ", "#endif\n", "#include \"main.idl\"\n", "X(", "case 1:",
+                                 "long ", "sequence", "\"str", "'", "/*", "typedef ", "A ", "a ",
+                                 ",", "=", "1", "0x", "\n", "#pragma prefix \"p\"\n", "\xff"};
+  std::uint32_t state = 12345;
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    for (int i = 0; i < 60; ++i) {
+      state = state * 1103515245u + 12345u;
+      text += pieces[(state >> 16) % (sizeof pieces / sizeof pieces[0])];
+    }
+    auto c = compile(text);
+    (void)c.text();
+  }
+  SUCCEED();
+}
