@@ -1,0 +1,177 @@
+#include "orb/adapter/adapter_impl.h"
+
+#include <mutex>
+
+#include "orb/adapter/adapter_registry.h"
+#include "orb/adapter/object_key.h"
+#include "switchyard/exception.h"
+
+namespace switchyard::adapter {
+
+namespace {
+
+constexpr std::size_t active_key_size = demux::active_key_size;
+
+[[noreturn]] void bad_param(std::string detail) {
+  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0), CompletionStatus::no,
+                        std::move(detail));
+}
+
+}  // namespace
+
+adapter_impl::adapter_impl(adapter_registry& registry, std::uint32_t index, adapter_impl* parent,
+                           std::string name, demux_strategy servant_demux,
+                           demux_strategy operation_demux)
+    : registry_(registry),
+      index_(index),
+      parent_(parent),
+      name_(std::move(name)),
+      servant_demux_(servant_demux),
+      operation_demux_(operation_demux),
+      handle_(this),
+      servants_(demux::make_servant_map<SWITCHYARD_SERVANT_DEMUX, activation*>(servant_demux)) {
+  // A fixed strategy at compile time overrides whatever the options said.
+  if constexpr (SWITCHYARD_SERVANT_DEMUX != demux::demux_code_runtime)
+    servant_demux_ = static_cast<demux_strategy>(SWITCHYARD_SERVANT_DEMUX - 1);
+  if constexpr (SWITCHYARD_OPERATION_DEMUX != demux::demux_code_runtime)
+    operation_demux_ = static_cast<demux_strategy>(SWITCHYARD_OPERATION_DEMUX - 1);
+}
+
+bool adapter_impl::uses_active_keys() const noexcept {
+  if constexpr (SWITCHYARD_SERVANT_DEMUX == demux::demux_code_runtime)
+    return servant_demux_ == demux_strategy::active;
+  else
+    return SWITCHYARD_SERVANT_DEMUX == demux::demux_code_active;
+}
+
+std::string_view adapter_impl::map_key(std::string_view servant_part) const noexcept {
+  return uses_active_keys() ? servant_part.substr(0, active_key_size) : servant_part;
+}
+
+object_adapter& adapter_impl::create_child(std::string_view name, const adapter_policies& policies) {
+  if (name.empty()) bad_param("adapter name is empty");
+  std::unique_lock lock(mutex_);
+  for (auto* child : children_)
+    if (child->name_ == name) bad_param("adapter '" + std::string(name) + "' exists already (AdapterAlreadyExists)");
+  adapter_policies resolved = policies;
+  if (!resolved.servant_demux) resolved.servant_demux = servant_demux_;
+  if (!resolved.operation_demux) resolved.operation_demux = operation_demux_;
+  adapter_impl& child = registry_.add_adapter(this, name, resolved);
+  children_.push_back(&child);
+  return child.handle();
+}
+
+object_adapter* adapter_impl::find_child(std::string_view name) noexcept {
+  std::shared_lock lock(mutex_);
+  for (auto* child : children_)
+    if (child->name_ == name) return &child->handle();
+  return nullptr;
+}
+
+std::string adapter_impl::next_system_id() {
+  // 8 octets, counting: unique for the adapter's lifetime, never reused.
+  std::uint64_t n = next_system_id_++;
+  std::string id(8, '\0');
+  for (int i = 0; i < 8; ++i) id[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+  return id;
+}
+
+object_ref adapter_impl::activate(std::string_view object_id, std::shared_ptr<servant> target,
+                                  bool system_id) {
+  if (!target) bad_param("activate: null servant");
+  const interface_info& interface = target->_interface();
+  const operation_dispatch& operations =
+      registry_.operation_tables().table_for(interface, operation_demux_);
+  std::unique_lock lock(mutex_);
+  std::string id = system_id ? next_system_id() : std::string(object_id);
+  if (by_id_.contains(id))
+    bad_param("object id is active already (ObjectAlreadyActive) in adapter '" + name_ + "'");
+  auto record = std::make_unique<activation>(activation{std::move(target), &operations, id, {}});
+  auto key = servants_.insert(id, record.get());
+  if (!key) bad_param("object id is active already (ObjectAlreadyActive) in adapter '" + name_ + "'");
+  std::string servant_part(*key);
+  if (uses_active_keys()) servant_part += id;  // slot and generation, then the id
+  record->object_key = make_object_key(index_, servant_part);
+  activation& a = *record;
+  by_id_.emplace(std::move(id), std::move(record));
+  lock.unlock();
+  return make_reference(a);
+}
+
+bool adapter_impl::deactivate(std::string_view object_id) {
+  std::unique_lock lock(mutex_);
+  auto it = by_id_.find(object_id);
+  if (it == by_id_.end()) return false;
+  auto parsed = parse_object_key(it->second->object_key);
+  servants_.erase(map_key(parsed->servant_part));
+  // The servant itself may be in the middle of a request in another thread: that thread holds
+  // its own shared_ptr, so the servant lives until the request ends.
+  by_id_.erase(it);
+  return true;
+}
+
+bool adapter_impl::deactivate_key(std::string_view object_key) {
+  std::string id;
+  {
+    std::shared_lock lock(mutex_);
+    auto parsed = parse_object_key(object_key);
+    if (!parsed || parsed->adapter_index != index_) return false;
+    activation* const* found = servants_.find(map_key(parsed->servant_part));
+    if (found == nullptr || *found == nullptr) return false;
+    id = (*found)->object_id;
+  }
+  return deactivate(id);
+}
+
+void adapter_impl::deactivate_all() noexcept {
+  // Moved out first: servants' destructors may call back into the adapter.
+  boost::unordered_flat_map<std::string, std::unique_ptr<activation>, demux::key_hash, demux::key_equal> gone;
+  {
+    std::unique_lock lock(mutex_);
+    servants_.clear();
+    gone.swap(by_id_);
+  }
+}
+
+object_ref adapter_impl::reference_to(std::string_view object_id) const {
+  std::shared_lock lock(mutex_);
+  auto it = by_id_.find(object_id);
+  if (it == by_id_.end()) return {};
+  return make_reference(*it->second);
+}
+
+std::shared_ptr<servant> adapter_impl::servant_of(std::string_view object_id) const {
+  std::shared_lock lock(mutex_);
+  auto it = by_id_.find(object_id);
+  return it == by_id_.end() ? nullptr : it->second->target;
+}
+
+std::size_t adapter_impl::active_count() const noexcept {
+  std::shared_lock lock(mutex_);
+  return by_id_.size();
+}
+
+std::size_t adapter_impl::servant_map_bytes() const noexcept {
+  std::shared_lock lock(mutex_);
+  return servants_.memory_bytes();
+}
+
+bool adapter_impl::find(std::string_view servant_part, std::shared_ptr<servant>& target,
+                        const operation_dispatch*& operations) const {
+  std::shared_lock lock(mutex_);
+  std::string_view key = map_key(servant_part);
+  activation* const* found = servants_.find(key);
+  if (found == nullptr || *found == nullptr) return false;
+  const activation& a = **found;
+  // The whole key must match: an active key's slot may have been reused by another id.
+  if (servant_part.size() != key.size() && servant_part.substr(key.size()) != a.object_id) return false;
+  target = a.target;
+  operations = a.operations;
+  return true;
+}
+
+object_ref adapter_impl::make_reference(const activation& a) const {
+  return registry_.references().make_reference(a.target->_interface().repository_id, a.object_key);
+}
+
+}  // namespace switchyard::adapter

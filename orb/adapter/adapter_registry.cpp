@@ -1,0 +1,91 @@
+#include "orb/adapter/adapter_registry.h"
+
+#include <mutex>
+
+#include "orb/adapter/adapter_impl.h"
+#include "orb/adapter/builtin_operations.h"
+#include "orb/adapter/object_key.h"
+#include "switchyard/exception.h"
+
+namespace switchyard::adapter {
+
+reference_factory::~reference_factory() = default;
+
+adapter_registry::adapter_registry(reference_factory& references,
+                                   demux_strategy servant_demux, demux_strategy operation_demux)
+    : references_(references), servant_demux_(servant_demux), operation_demux_(operation_demux) {
+  add_adapter(nullptr, "RootPOA", adapter_policies{servant_demux, operation_demux});
+}
+
+adapter_registry::~adapter_registry() = default;
+
+object_adapter& adapter_registry::root() noexcept { return adapters_.front()->handle(); }
+
+adapter_impl& adapter_registry::add_adapter(adapter_impl* parent, std::string_view name,
+                                            const adapter_policies& policies) {
+  std::unique_lock lock(mutex_);
+  auto index = static_cast<std::uint32_t>(adapters_.size());
+  adapters_.push_back(std::make_unique<adapter_impl>(
+      *this, index, parent, std::string(name), policies.servant_demux.value_or(servant_demux_),
+      policies.operation_demux.value_or(operation_demux_)));
+  return *adapters_.back();
+}
+
+void adapter_registry::bind_key(std::string_view plain_key, std::string_view object_key) {
+  std::unique_lock lock(mutex_);
+  plain_keys_.insert_or_assign(std::string(plain_key), std::string(object_key));
+}
+
+void adapter_registry::unbind_key(std::string_view plain_key) {
+  std::unique_lock lock(mutex_);
+  plain_keys_.erase(std::string(plain_key));
+}
+
+void adapter_registry::deactivate_all() noexcept {
+  std::shared_lock lock(mutex_);
+  for (auto& adapter : adapters_) adapter->deactivate_all();
+}
+
+bool adapter_registry::object_exists(std::string_view object_key) {
+  dispatch_target target;
+  // _is_a is answered for every object that exists, and for nothing else.
+  return find(object_key, "_is_a", demux::no_operation_index, target) == lookup_status::found;
+}
+
+lookup_status adapter_registry::find(std::string_view object_key, std::string_view operation,
+                                     std::uint32_t operation_index, dispatch_target& out) {
+  auto parsed = parse_object_key(object_key);
+  std::string plain_target;
+  if (!parsed) {
+    // Not one of our keys: perhaps a plain name bound for corbaloc.
+    std::shared_lock lock(mutex_);
+    auto it = plain_keys_.find(object_key);
+    if (it == plain_keys_.end()) return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+    plain_target = it->second;
+    lock.unlock();
+    parsed = parse_object_key(plain_target);
+    if (!parsed) return lookup_status::no_object;
+  }
+
+  adapter_impl* adapter = nullptr;
+  {
+    // Adapters are never removed, so the pointer stays valid after the lock.
+    std::shared_lock lock(mutex_);
+    if (parsed->adapter_index < adapters_.size()) adapter = adapters_[parsed->adapter_index].get();
+  }
+  const operation_dispatch* operations = nullptr;
+  if (adapter == nullptr || !adapter->find(parsed->servant_part, out.target, operations))
+    return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+
+  if (const skeleton_function* skeleton = operations->find(operation_index, operation)) {
+    out.skeleton = *skeleton;
+    return lookup_status::found;
+  }
+  if (skeleton_function builtin = find_builtin_operation(operation)) {
+    out.skeleton = builtin;
+    return lookup_status::found;
+  }
+  return lookup_status::no_operation;
+}
+
+}  // namespace switchyard::adapter

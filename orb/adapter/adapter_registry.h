@@ -1,0 +1,86 @@
+// Every object adapter of one ORB, found by the index inside our object keys, and the request
+// lookup the server loop calls: object key and operation to servant and skeleton. Internal to
+// orb/adapter and orb/core.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/unordered/unordered_flat_map.hpp>
+
+#include "demux/key_hash.h"
+#include "orb/adapter/operation_dispatch.h"
+#include "switchyard/object.h"
+#include "switchyard/object_adapter.h"
+
+namespace switchyard::adapter {
+
+class adapter_impl;
+
+// Makes object references for the adapters; the ORB core implements it (it knows the endpoints
+// and the IOR format, which the adapter does not).
+class reference_factory {
+ public:
+  virtual ~reference_factory();
+  virtual object_ref make_reference(std::string_view repository_id,
+                                    std::string_view object_key) = 0;
+};
+
+// What a request resolves to.
+struct dispatch_target {
+  std::shared_ptr<servant> target;  // null for built-ins answered without a servant
+  skeleton_function skeleton = nullptr;
+};
+
+enum class lookup_status {
+  found,
+  no_object,     // OBJECT_NOT_EXIST
+  no_operation,  // BAD_OPERATION
+};
+
+class adapter_registry {
+ public:
+  adapter_registry(reference_factory& references, demux_strategy servant_demux,
+                   demux_strategy operation_demux);
+  ~adapter_registry();
+  adapter_registry(const adapter_registry&) = delete;
+  adapter_registry& operator=(const adapter_registry&) = delete;
+
+  object_adapter& root() noexcept;
+
+  // The request path: finds the servant for `object_key` and the skeleton for the operation
+  // (by `operation_index` when the client sent one, else by name). Built-in operations (_is_a,
+  // _non_existent, _repository_id, _interface) are found when the interface has no such name.
+  lookup_status find(std::string_view object_key, std::string_view operation,
+                     std::uint32_t operation_index, dispatch_target& out);
+
+  // Deactivates every object of every adapter (ORB::destroy).
+  void deactivate_all() noexcept;
+
+  // Whether `object_key` names an active object (a LocateRequest).
+  bool object_exists(std::string_view object_key);
+
+  // Binds a plain object key (corbaloc::host:port/Name) to one of our object keys.
+  void bind_key(std::string_view plain_key, std::string_view object_key);
+  void unbind_key(std::string_view plain_key);
+
+  // For adapter_impl.
+  adapter_impl& add_adapter(adapter_impl* parent, std::string_view name, const adapter_policies& policies);
+  reference_factory& references() const noexcept { return references_; }
+  operation_dispatch_cache& operation_tables() noexcept { return operation_tables_; }
+
+ private:
+  reference_factory& references_;
+  demux_strategy servant_demux_;
+  demux_strategy operation_demux_;
+  operation_dispatch_cache operation_tables_;
+  mutable std::shared_mutex mutex_;  // guards adapters_ and plain_keys_
+  std::vector<std::unique_ptr<adapter_impl>> adapters_;  // by index; never shrinks
+  boost::unordered_flat_map<std::string, std::string, demux::key_hash, demux::key_equal> plain_keys_;  // plain key -> our key
+};
+
+}  // namespace switchyard::adapter

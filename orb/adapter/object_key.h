@@ -1,0 +1,31 @@
+// The layout of the object keys Switchyard's adapters make. Internal to orb/adapter and orb/core.
+//
+//   0  'S' 'Y' 0x01 0x00   magic and format version
+//   4  adapter index       ulong, little-endian: one indexed lookup finds the adapter
+//   8  servant part        the adapter's servant-map key: with active demultiplexing the 8-byte
+//                          slot and generation, then the object id; otherwise the object id
+//
+// Keys are opaque octets to clients. A key without the magic is not ours (it may name an object
+// bound by a plain name: see adapter_registry::bind_key).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace switchyard::adapter {
+
+inline constexpr std::size_t object_key_header_size = 8;
+
+struct parsed_object_key {
+  std::uint32_t adapter_index;
+  std::string_view servant_part;
+};
+
+// The parts of one of our keys, or nothing when it is not one (too short, other magic).
+std::optional<parsed_object_key> parse_object_key(std::string_view key) noexcept;
+
+std::string make_object_key(std::uint32_t adapter_index, std::string_view servant_part);
+
+}  // namespace switchyard::adapter

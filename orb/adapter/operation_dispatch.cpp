@@ -1,0 +1,27 @@
+#include "orb/adapter/operation_dispatch.h"
+
+#include <vector>
+
+namespace switchyard::adapter {
+
+const operation_dispatch& operation_dispatch_cache::table_for(const interface_info& interface,
+                                                              demux_strategy strategy) {
+  std::lock_guard lock(mutex_);
+  auto& slot = tables_[&interface][static_cast<std::size_t>(strategy)];
+  if (!slot) {
+    std::vector<demux::operation<skeleton_function>> ops;
+    ops.reserve(interface.operations.size());
+    for (const auto& op : interface.operations) ops.push_back({op.name, op.skeleton});
+    std::span<const demux::operation<skeleton_function>> list(ops);
+    if constexpr (SWITCHYARD_OPERATION_DEMUX == demux::demux_code_runtime) {
+      slot = std::make_unique<operation_dispatch>(strategy, list, interface.perfect_lookup);
+    } else if constexpr (SWITCHYARD_OPERATION_DEMUX == demux::demux_code_perfect) {
+      slot = std::make_unique<operation_dispatch>(list, interface.perfect_lookup);
+    } else {
+      slot = std::make_unique<operation_dispatch>(list);
+    }
+  }
+  return *slot;
+}
+
+}  // namespace switchyard::adapter

@@ -1,0 +1,185 @@
+#include "orb/core/client_connection.h"
+
+#include <poll.h>
+
+#include "orb/giop/messages.h"
+#include "orb/giop/protocol.h"
+#include "switchyard/exception.h"
+
+namespace switchyard::core {
+
+namespace {
+
+// The request id of a Reply or LocateReply, found as cheaply as its version allows.
+std::uint32_t reply_request_id(const giop::message_view& message) {
+  const giop::protocol* protocol = giop::protocol_for(message.header.ver.minor);
+  std::uint32_t id = 0;
+  if (protocol->leading_request_id(message, id)) return id;
+  if (message.header.type == giop::message_type::reply) return protocol->decode_reply(message).request_id;
+  return protocol->decode_locate_reply(message).request_id;
+}
+
+}  // namespace
+
+client_connection::client_connection(std::unique_ptr<transports::connection> connection,
+                                     std::uint32_t max_body_size)
+    : connection_(std::move(connection)), reader_(max_body_size) {}
+
+client_connection::~client_connection() { close(); }
+
+void client_connection::send(std::span<const std::byte> message) {
+  if (!is_open())
+    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
+                          CompletionStatus::no, "connection to " + peer_address() + " is closed");
+  std::lock_guard lock(send_mutex_);
+  try {
+    connection_->send(message.data(), message.size());
+  } catch (const SystemException&) {
+    close();
+    throw;
+  }
+}
+
+client_connection::reply::reply(reply&& other) noexcept
+    : owner_(std::exchange(other.owner_, nullptr)), copy_(std::move(other.copy_)), message_(other.message_) {}
+
+client_connection::reply& client_connection::reply::operator=(reply&& other) noexcept {
+  if (this != &other) {
+    if (owner_ != nullptr) owner_->release_reader();
+    owner_ = std::exchange(other.owner_, nullptr);
+    copy_ = std::move(other.copy_);
+    message_ = other.message_;
+  }
+  return *this;
+}
+
+client_connection::reply::~reply() {
+  if (owner_ != nullptr) owner_->release_reader();
+}
+
+void client_connection::release_reader() noexcept {
+  {
+    std::lock_guard lock(state_mutex_);
+    reader_busy_ = false;
+  }
+  state_changed_.notify_all();
+}
+
+void client_connection::fail(std::uint32_t minor_code, const std::string& why, bool transient) {
+  close();
+  throw SystemException(transient ? SystemExceptionKind::TRANSIENT : SystemExceptionKind::COMM_FAILURE,
+                        minor_code, transient ? CompletionStatus::no : CompletionStatus::maybe,
+                        why + " (" + peer_address() + ")");
+}
+
+bool client_connection::read_message(message_reader::result& out,
+                                     std::optional<std::chrono::steady_clock::time_point> deadline) {
+  for (;;) {
+    out = reader_.next();
+    if (out.what == message_reader::status::message) return true;
+    if (out.what == message_reader::status::bad_header)
+      fail(minor::bad_message, "malformed GIOP header from server: " +
+                                   std::string(giop::to_string(out.header.status)));
+    if (deadline) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      pollfd ready{connection_->handle(), POLLIN, 0};
+      int n = ::poll(&ready, 1, static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30)));
+      if (n == 0) return false;
+    }
+    if (!reader_.receive(*connection_)) fail(minor::connection_closed, "server closed the connection");
+  }
+}
+
+client_connection::reply client_connection::wait_for_reply(
+    std::uint32_t request_id, std::optional<std::chrono::steady_clock::time_point> deadline) {
+  std::unique_lock lock(state_mutex_);
+  for (;;) {
+    if (auto it = stash_.find(request_id); it != stash_.end()) {
+      reply r;
+      r.copy_ = std::move(it->second);
+      stash_.erase(it);
+      r.message_ = giop::make_message_view(r.copy_, 0xffffffffu);
+      return r;
+    }
+    if (closed_by_server_)
+      throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed,
+                            CompletionStatus::no, "server closed the connection (" + peer_address() + ")");
+    if (!is_open())
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
+                            CompletionStatus::maybe, "connection to " + peer_address() + " broke");
+    if (!reader_busy_) break;
+    if (deadline) {
+      if (state_changed_.wait_until(lock, *deadline) == std::cv_status::timeout && reader_busy_)
+        throw SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), CompletionStatus::maybe,
+                              "no reply within the call timeout");
+    } else {
+      state_changed_.wait(lock);
+    }
+  }
+
+  // This thread reads until its own reply comes.
+  reader_busy_ = true;
+  lock.unlock();
+  struct reader_role {
+    client_connection* self;
+    bool kept = false;
+    ~reader_role() {
+      if (!kept) self->release_reader();
+    }
+  } role{this};
+
+  for (;;) {
+    message_reader::result got;
+    if (!read_message(got, deadline))
+      throw SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), CompletionStatus::maybe,
+                            "no reply within the call timeout");
+    const giop::message_view& message = got.message;
+    switch (message.header.type) {
+      case giop::message_type::reply:
+      case giop::message_type::locate_reply: {
+        std::uint32_t id = reply_request_id(message);
+        if (id == request_id) {
+          reply r;
+          r.owner_ = this;
+          r.message_ = message;
+          role.kept = true;
+          return r;
+        }
+        std::lock_guard state(state_mutex_);
+        if (abandoned_.erase(id) == 0)
+          stash_.insert_or_assign(id, std::vector<std::byte>(message.bytes.begin(), message.bytes.end()));
+        state_changed_.notify_all();
+        break;
+      }
+      case giop::message_type::close_connection: {
+        {
+          std::lock_guard state(state_mutex_);
+          closed_by_server_ = true;
+        }
+        close();
+        state_changed_.notify_all();
+        throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed,
+                              CompletionStatus::no, "server closed the connection (" + peer_address() + ")");
+      }
+      case giop::message_type::message_error:
+        fail(minor::bad_message, "server answered MessageError");
+      default:
+        // Requests from the server (no bidirectional GIOP here), cancels: ignored.
+        break;
+    }
+  }
+}
+
+void client_connection::abandon(std::uint32_t request_id) {
+  std::lock_guard lock(state_mutex_);
+  if (stash_.erase(request_id) == 0) abandoned_.insert_or_assign(request_id, true);
+}
+
+void client_connection::close() noexcept {
+  if (closed_.exchange(true, std::memory_order_acq_rel)) return;
+  connection_->close();
+  state_changed_.notify_all();
+}
+
+}  // namespace switchyard::core

@@ -1,0 +1,139 @@
+#include "switchyard/invocation.h"
+
+#include <new>
+
+#include "orb/core/invocation_state.h"
+#include "orb/core/orb_impl.h"
+#include "orb/core/service_contexts.h"
+#include "orb/giop/messages.h"
+#include "orb/ior/ior.h"
+#include "switchyard/exception.h"
+
+namespace switchyard {
+
+namespace {
+
+// Requests are marshaled into one stream per thread, reused: no allocation per call once it has
+// grown to the largest request.
+cdr::output_stream& request_stream() {
+  thread_local cdr::output_stream stream(4096);
+  return stream;
+}
+
+constexpr int max_forwards = 8;
+
+core::invocation_state& state_of(std::byte* storage) {
+  return *std::launder(reinterpret_cast<core::invocation_state*>(storage));
+}
+
+}  // namespace
+
+invocation::invocation(const object_ref& target, std::string_view operation, std::uint32_t operation_index)
+    : target_(target), operation_(operation), operation_index_(operation_index) {
+  static_assert(sizeof(core::invocation_state) <= sizeof(state_), "invocation::state_ is too small");
+  static_assert(alignof(core::invocation_state) <= 8);
+  if (target_.is_nil())
+    throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
+                          "invocation of '" + std::string(operation) + "' on a nil reference");
+  new (state_) core::invocation_state();
+}
+
+invocation::~invocation() { state_of(state_).~invocation_state(); }
+
+cdr::output_stream& invocation::begin(bool response_expected) {
+  core::invocation_state& state = state_of(state_);
+  state.reply = {};
+  state.bound = target_.state()->bind();
+  state.protocol = giop::protocol_for(state.bound.giop_minor);
+  state.request_id = state.bound.connection->next_request_id();
+
+  cdr::output_stream& out = request_stream();
+  out.reset();
+  out.set_giop_minor(state.bound.giop_minor);
+
+  giop::request_fields fields;
+  fields.request_id = state.request_id;
+  fields.response_flags = response_expected ? giop::response_flags::with_target : giop::response_flags::none;
+  fields.target = giop::target_address::by_key(*state.bound.object_key);
+  fields.operation = operation_;
+  // Our own servers get the operation's index for active demultiplexing.
+  core::operation_index_context index_context;
+  giop::service_context context;
+  if (state.bound.peer_is_switchyard && operation_index_ != no_operation_index) {
+    index_context.set(operation_index_);
+    context = {core::operation_index_context_id, index_context.data};
+    fields.service_contexts = {&context, 1};
+  }
+  state.mark = state.protocol->begin_request(out, fields);
+  return out;
+}
+
+bool invocation::complete_twoway(user_exception_raiser raise_user) {
+  core::invocation_state& state = state_of(state_);
+  core::object_state& target = *target_.state();
+  auto message = giop::protocol::finish(request_stream(), state.mark);
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (auto timeout = target.orb().options().call_timeout; timeout.count() > 0)
+    deadline = std::chrono::steady_clock::now() + timeout;
+
+  try {
+    state.bound.connection->send(message);
+    state.reply = state.bound.connection->wait_for_reply(state.request_id, deadline);
+  } catch (const SystemException& e) {
+    if (e.kind() == SystemExceptionKind::TIMEOUT) {
+      state.bound.connection->abandon(state.request_id);
+    } else {
+      target.reset_binding();  // the next call reconnects
+    }
+    throw;
+  }
+
+  const giop::message_view& reply = state.reply.message();
+  if (reply.header.type != giop::message_type::reply)
+    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
+                          "a LocateReply answered a Request");
+  giop::reply_header header = giop::protocol_for(reply.header.ver.minor)->decode_reply(reply);
+  switch (header.status) {
+    case giop::reply_status::no_exception:
+      reply_body_ = header.body;
+      return true;
+    case giop::reply_status::user_exception: {
+      std::string_view id = header.body.read_string_view();
+      if (raise_user != nullptr) raise_user(id, header.body);
+      throw SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::yes,
+                            "'" + std::string(operation_) + "' raised a user exception it does not declare: " +
+                                std::string(id));
+    }
+    case giop::reply_status::system_exception:
+      throw giop::read_system_exception(header.body).to_exception();
+    case giop::reply_status::location_forward:
+    case giop::reply_status::location_forward_perm: {
+      if (++forwards_ > max_forwards)
+        throw SystemException(SystemExceptionKind::TRANSIENT, minor::omg_minor(1), CompletionStatus::no,
+                              "more than 8 LOCATION_FORWARD replies for one call");
+      iop::ior forward = iop::read_ior(header.body);
+      state.reply = {};
+      target.forward_to(forward);
+      return false;
+    }
+    case giop::reply_status::needs_addressing_mode:
+      throw SystemException(SystemExceptionKind::NO_IMPLEMENT, minor::omg_minor(0), CompletionStatus::no,
+                            "the server asks for ProfileAddr or ReferenceAddr addressing, which this client "
+                            "does not send");
+  }
+  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_enum, CompletionStatus::maybe,
+                        "unknown reply status");
+}
+
+void invocation::complete_oneway() {
+  core::invocation_state& state = state_of(state_);
+  auto message = giop::protocol::finish(request_stream(), state.mark);
+  try {
+    state.bound.connection->send(message);
+  } catch (const SystemException&) {
+    target_.state()->reset_binding();
+    throw;
+  }
+}
+
+}  // namespace switchyard

@@ -1,0 +1,21 @@
+// What an invocation keeps between marshaling its request and demarshaling its reply, placed in
+// the storage switchyard::invocation reserves (no heap allocation per call). Internal to orb/core.
+#pragma once
+
+#include <cstdint>
+
+#include "orb/core/client_connection.h"
+#include "orb/core/object_state.h"
+#include "orb/giop/protocol.h"
+
+namespace switchyard::core {
+
+struct invocation_state {
+  binding bound;
+  client_connection::reply reply;
+  const giop::protocol* protocol = nullptr;
+  giop::message_mark mark{};
+  std::uint32_t request_id = 0;
+};
+
+}  // namespace switchyard::core

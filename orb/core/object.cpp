@@ -1,0 +1,72 @@
+// object_ref's operations that talk to the object: _is_a, _non_existent, LocateRequest.
+#include "switchyard/object.h"
+
+#include "orb/core/object_state.h"
+#include "orb/core/orb_impl.h"
+#include "orb/giop/messages.h"
+#include "orb/giop/protocol.h"
+#include "orb/ior/ior.h"
+#include "switchyard/exception.h"
+#include "switchyard/invocation.h"
+
+namespace switchyard {
+
+std::string_view object_ref::repository_id() const noexcept {
+  return state_ ? std::string_view(state_->ior().type_id) : std::string_view();
+}
+
+bool object_ref::is_a(std::string_view id) const {
+  if (!state_) return false;
+  if (id == repository_id() || id == "IDL:omg.org/CORBA/Object:1.0") return true;
+  invocation call(*this, "_is_a");
+  return call.invoke([&](cdr::output_stream& args) { args.write_string(id); }).read_boolean();
+}
+
+bool object_ref::non_existent() const {
+  if (!state_) return true;
+  invocation call(*this, "_non_existent");
+  return call.invoke().read_boolean();
+}
+
+bool object_ref::is_equivalent(const object_ref& other) const noexcept {
+  if (state_ == other.state_) return true;
+  if (!state_ || !other.state_) return false;
+  return state_->ior() == other.state_->ior();
+}
+
+bool object_ref::locate() const {
+  if (!state_) return false;
+  for (int forwards = 0; forwards <= 8; ++forwards) {
+    core::binding bound = state_->bind();
+    const giop::protocol& protocol = *giop::protocol_for(bound.giop_minor);
+    std::uint32_t id = bound.connection->next_request_id();
+    cdr::output_stream out(256, bound.giop_minor);
+    auto mark = protocol.begin_locate_request(out, id, giop::target_address::by_key(*bound.object_key));
+    core::client_connection::reply reply;
+    try {
+      bound.connection->send(giop::protocol::finish(out, mark));
+      reply = bound.connection->wait_for_reply(id, std::nullopt);
+    } catch (const SystemException&) {
+      state_->reset_binding();
+      throw;
+    }
+    auto header = giop::protocol_for(reply.message().header.ver.minor)->decode_locate_reply(reply.message());
+    switch (header.status) {
+      case giop::locate_status::object_here: return true;
+      case giop::locate_status::unknown_object: return false;
+      case giop::locate_status::object_forward:
+      case giop::locate_status::object_forward_perm:
+        state_->forward_to(iop::read_ior(header.body));
+        continue;
+      case giop::locate_status::loc_system_exception:
+        throw giop::read_system_exception(header.body).to_exception();
+      case giop::locate_status::loc_needs_addressing_mode:
+        throw SystemException(SystemExceptionKind::NO_IMPLEMENT, minor::omg_minor(0), CompletionStatus::no,
+                              "the server asks for an addressing mode this client does not send");
+    }
+  }
+  throw SystemException(SystemExceptionKind::TRANSIENT, minor::omg_minor(1), CompletionStatus::no,
+                        "too many forwards answering a LocateRequest");
+}
+
+}  // namespace switchyard

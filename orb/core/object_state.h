@@ -1,0 +1,55 @@
+// What an object reference knows: its IOR, the targets in it, and its binding, the target it
+// talks to now (after any LOCATION_FORWARD) with the shared connection to it. Internal to
+// orb/core.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "orb/core/client_connection.h"
+#include "orb/ior/object_reference.h"
+
+namespace switchyard::core {
+
+class orb_impl;
+
+// Everything an invocation needs to send a request, copied out under the lock.
+struct binding {
+  std::shared_ptr<client_connection> connection;
+  std::shared_ptr<const std::vector<std::byte>> object_key;
+  std::uint8_t giop_minor = 2;
+  bool peer_is_switchyard = false;  // sends the operation index for active demultiplexing
+};
+
+class object_state {
+ public:
+  object_state(std::shared_ptr<orb_impl> orb, iop::ior reference);
+
+  const iop::ior& ior() const noexcept { return ior_; }
+  orb_impl& orb() const noexcept { return *orb_; }
+
+  // The current binding, connecting if need be: TRANSIENT when no target can be reached.
+  binding bind();
+  // LOCATION_FORWARD: later requests go to `forward` (until it fails).
+  void forward_to(const iop::ior& forward);
+  // The current target failed: drop any forward and the connection, so the next request
+  // rebinds (and reconnects).
+  void reset_binding() noexcept;
+
+ private:
+  binding bind_locked(const std::vector<iop::invocation_target>& targets);
+
+  std::shared_ptr<orb_impl> orb_;
+  iop::ior ior_;
+  std::vector<iop::invocation_target> targets_;
+  bool peer_is_switchyard_;
+
+  std::mutex mutex_;  // guards what follows
+  std::vector<iop::invocation_target> forward_targets_;
+  binding current_;
+};
+
+}  // namespace switchyard::core

@@ -1,0 +1,62 @@
+// Object adapters: where servants are activated, and where requests find them. A root adapter
+// per ORB, with named children; each has its own servant map and demultiplexing strategies.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "switchyard/demux_strategy.h"
+#include "switchyard/object.h"
+#include "switchyard/servant.h"
+
+namespace switchyard {
+
+namespace adapter {
+class adapter_impl;
+}
+
+// What a child adapter may choose for itself; unset fields follow the ORB's -ORB options.
+struct adapter_policies {
+  std::optional<demux_strategy> servant_demux;
+  std::optional<demux_strategy> operation_demux;
+};
+
+// Handles are owned by the ORB and live until it is destroyed. Thread-safe.
+class object_adapter {
+ public:
+  const std::string& name() const noexcept;
+  demux_strategy servant_demux() const noexcept;
+  demux_strategy operation_demux() const noexcept;
+
+  // A new child adapter; BAD_PARAM if one of that name exists.
+  object_adapter& create_child(std::string_view name, const adapter_policies& policies = {});
+  // The child of that name, or nullptr.
+  object_adapter* find_child(std::string_view name) noexcept;
+
+  // Activates with an id the adapter makes up (unique in this adapter for its lifetime).
+  object_ref activate(std::shared_ptr<servant> servant);
+  // Activates with the caller's id; BAD_PARAM (ObjectAlreadyActive) if the id is in use.
+  object_ref activate_with_id(std::string_view object_id, std::shared_ptr<servant> servant);
+  // Deactivates; later requests for it get OBJECT_NOT_EXIST. False if it was not active.
+  bool deactivate(std::string_view object_id);
+  bool deactivate(const object_ref& reference);
+
+  // The reference for an active id (nil if none), and the servant behind it.
+  object_ref reference_to(std::string_view object_id) const;
+  std::shared_ptr<servant> servant_of(std::string_view object_id) const;
+  std::size_t active_count() const noexcept;
+  // Bytes the servant map uses (for the scalability reports).
+  std::size_t servant_map_bytes() const noexcept;
+
+  adapter::adapter_impl& impl() noexcept { return *impl_; }
+
+ private:
+  friend class adapter::adapter_impl;
+  explicit object_adapter(adapter::adapter_impl* impl) noexcept : impl_(impl) {}
+  adapter::adapter_impl* impl_;
+};
+
+}  // namespace switchyard
