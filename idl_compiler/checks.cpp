@@ -243,19 +243,29 @@ class Checker {
     }
   }
 
-  // One name in one scope, including what interfaces and valuetypes inherit.
-  Declaration* find_in(const Declaration* scope, const std::string& key, int depth = 0) {
-    if (depth > 200) return nullptr;
+  // One name in one scope, including what interfaces and valuetypes inherit (breadth first,
+  // each base once: a lattice of diamonds must not cost exponential time).
+  Declaration* find_in(const Declaration* scope, const std::string& key) {
     auto& entries = table(scope);
     auto found = entries.find(key);
     if (found != entries.end()) return found->second;
-    if (scope->kind == DeclKind::interface) {
-      for (const Interface* base : static_cast<const Interface*>(scope)->bases)
-        if (Declaration* d = find_in(base, key, depth + 1)) return d;
-    }
-    if (scope->kind == DeclKind::value_type) {
-      for (const Declaration* base : value_bases_[scope])
-        if (Declaration* d = find_in(base, key, depth + 1)) return d;
+    if (scope->kind != DeclKind::interface && scope->kind != DeclKind::value_type) return nullptr;
+    std::vector<const Declaration*> queue{scope};
+    std::set<const Declaration*> seen{scope};
+    for (std::size_t next = 0; next < queue.size(); ++next) {
+      const Declaration* s = queue[next];
+      if (s != scope) {
+        auto& t = table(s);
+        auto hit = t.find(key);
+        if (hit != t.end()) return hit->second;
+      }
+      if (s->kind == DeclKind::interface) {
+        for (const Interface* base : static_cast<const Interface*>(s)->bases)
+          if (seen.insert(base).second) queue.push_back(base);
+      } else if (s->kind == DeclKind::value_type) {
+        for (const Declaration* base : value_bases_[s])
+          if (seen.insert(base).second) queue.push_back(base);
+      }
     }
     return nullptr;
   }

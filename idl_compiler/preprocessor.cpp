@@ -41,6 +41,7 @@ struct Preprocessor::Frame {
 
 namespace {
 
+// Tokens that all macro expansions of one translation unit may produce.
 constexpr std::size_t max_expanded_tokens = 2000000;
 
 Token make_marker(TokenKind kind, std::string text, SourceLocation location) {
@@ -690,7 +691,8 @@ bool Preprocessor::collect_arguments(const Token& name, const Macro& macro,
 
 bool Preprocessor::expand(const Token& name) {
   if (expansions_.size() >= options_.max_macro_depth ||
-      expansion_count_ >= options_.max_macro_expansions) {
+      expansion_count_ >= options_.max_macro_expansions ||
+      expanded_tokens_ >= max_expanded_tokens) {
     if (!expansion_limit_reported_)
       diagnostics_.error(name.location, "macro expansion limit exceeded while expanding '" +
                                             name.text + "'");
@@ -769,9 +771,12 @@ std::vector<Token> Preprocessor::substitute(const Macro& macro,
       }
     }
     paste_next = false;
+    expanded_tokens_ += piece.size();
     for (Token& p : piece) out.push_back(std::move(p));
     if (out.size() > options_.max_tokens_per_expansion) {
-      diagnostics_.error(name.location, "expansion of macro '" + name.text + "' is too long");
+      if (!expansion_limit_reported_)
+        diagnostics_.error(name.location, "expansion of macro '" + name.text + "' is too long");
+      expansion_limit_reported_ = true;
       out.clear();
       break;
     }
@@ -796,8 +801,8 @@ std::vector<Token> Preprocessor::expand_list(std::vector<Token> tokens, std::siz
       continue;
     }
     if (is_disabled(t.text) || expansion_count_ >= options_.max_macro_expansions ||
-        out.size() > max_expanded_tokens) {
-      if (expansion_count_ >= options_.max_macro_expansions && !expansion_limit_reported_) {
+        expanded_tokens_ >= max_expanded_tokens) {
+      if (!is_disabled(t.text) && !expansion_limit_reported_) {
         diagnostics_.error(t.location, "macro expansion limit exceeded while expanding '" +
                                            t.text + "'");
         expansion_limit_reported_ = true;

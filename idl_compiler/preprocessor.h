@@ -118,6 +118,7 @@ class Preprocessor {
   // Marker tokens and pushed-back tokens (with: came from a file), read back to front.
   std::vector<std::pair<Token, bool>> pending_;
   std::size_t expansion_count_ = 0;
+  std::size_t expanded_tokens_ = 0;
   bool expansion_limit_reported_ = false;
   std::uint32_t main_file_ = 0;
 };

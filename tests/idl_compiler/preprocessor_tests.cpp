@@ -126,6 +126,14 @@ TEST_CASE("preprocessor: macro expansion is bounded", "[idl][preprocessor]") {
   CHECK(p.diagnostics->diagnostics()[0].message.find("macro expansion limit exceeded") == 0);
 }
 
+TEST_CASE("preprocessor: nested arguments that double are bounded too", "[idl][preprocessor]") {
+  std::string call = "1";
+  for (int i = 0; i < 40; ++i) call = "F(" + call + ")";
+  auto p = preprocess("#define F(x) x x\n" + call + "\n");
+  CHECK(p.diagnostics->error_count() == 1);
+  CHECK(p.tokens.size() < 3000000);
+}
+
 TEST_CASE("preprocessor: pragmas become marker tokens; others are ignored", "[idl][preprocessor]") {
   auto p = preprocess(
       "#pragma prefix \"omg.org\"\n#pragma version A 1.2\n#pragma ID A \"IDL:x:1.0\"\n"

@@ -1,0 +1,91 @@
+// syidl C++ back end: what each IDL type becomes in C++ (names, parameter passing), and the facts
+// about it the marshaling code needs (minimal CDR size, fixed CDR layouts, what runtime headers it
+// requires). docs/idl.md describes the mapping. May include ast.h only.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "idl_compiler/ast.h"
+
+namespace switchyard::idl::cxx {
+
+// An IDL identifier as a C++ identifier: C++ keywords get a `_cxx_` prefix.
+std::string identifier(const std::string& idl_name);
+
+// "::A::B" with every part escaped; records declarations from other files in the used set.
+std::string qualified(const Declaration& declaration);
+// Declarations from #include'd files that the generated code names (for #include "x.h").
+void set_used_externals(std::set<const Declaration*>* used);
+
+// Follows typedefs (and forward declarations) to the type that gives the representation.
+const TypeSpec& unalias(const TypeSpec& type);
+// The declaration a named type stands for, forward declarations replaced by their definition.
+const Declaration* target_of(const TypeSpec& type);
+
+// The C++ type as written in generated code (typedef names kept).
+std::string type_name(const TypeSpec& type);
+// Parameter types: in (by value for primitives and enums, std::span<const std::uint8_t> for
+// sequence<octet>, const& otherwise), out and inout (T&).
+std::string parameter_type(const TypeSpec& type, ParameterDirection direction);
+
+// What a type needs from the runtime that may not exist yet.
+struct Requirements {
+  bool any = false;     // <switchyard/any.h>: any, TypeCode
+  bool object = false;  // <switchyard/object_io.h>: object references on the wire
+  Requirements& operator|=(const Requirements& o) {
+    any |= o.any;
+    object |= o.object;
+    return *this;
+  }
+  bool none() const { return !any && !object; }
+  // The preprocessor condition: "SYIDL_HAVE_ANY && SYIDL_HAVE_OBJECT_IO"
+  std::string condition() const;
+};
+Requirements requirements_of(const TypeSpec& type);
+Requirements requirements_of(const Declaration& declaration);
+
+// Arithmetic types written as one block by write_array / read_array (not boolean, wchar, long double).
+bool is_bulk_primitive(BasicType type);
+// Primitive: passed by value.
+bool is_primitive(const TypeSpec& type);
+// sequence<octet>, possibly through typedefs.
+bool is_octet_sequence(const TypeSpec& type);
+// The fewest octets a value of the type occupies in CDR (checked against a length before sizing).
+std::size_t min_cdr_size(const TypeSpec& type);
+
+// A fixed-size struct's CDR layout: leaves (primitive members, nested struct and array members
+// flattened) at precomputed offsets, for each start position modulo its alignment.
+struct Leaf {
+  std::string path;        // ".s", ".inner.x", ".grid[1][2]"
+  BasicType basic = BasicType::long_;
+  const Enum* enumeration = nullptr;  // an enum leaf (a ulong on the wire)
+  std::size_t size = 0;    // CDR size = CDR alignment
+};
+struct Placement {
+  std::size_t residue = 0;  // start position modulo alignment
+  std::vector<std::size_t> offsets;  // per leaf, from the first octet of the struct
+  std::size_t size = 0;     // octets from the first leaf to the end of the last
+};
+struct FixedLayout {
+  std::vector<Leaf> leaves;
+  std::size_t alignment = 1;        // largest leaf size
+  std::size_t first_alignment = 1;  // the first leaf's
+  std::vector<Placement> placements;  // one per residue that is a multiple of first_alignment
+  std::size_t max_size = 0;
+  // Native x86-64-style layout (alignment = size) equals the CDR layout at residue 0, with no
+  // trailing padding, and no leaf needs checking (boolean, enum): a sequence of them can be one
+  // memcpy. Checked again by the generated code with offsetof/sizeof.
+  bool memcpy_compatible = false;
+};
+std::optional<FixedLayout> fixed_layout(const Struct& s);
+
+// The discriminator value literal of a union label, in the discriminator's C++ type.
+std::string label_literal(const TypeSpec& discriminator, const ConstValue& value);
+// A constant's value as a C++ expression.
+std::string constant_literal(const TypeSpec& type, const ConstValue& value);
+
+}  // namespace switchyard::idl::cxx
