@@ -364,6 +364,17 @@ std::string format(const char* fmt, double v) {
   return buffer;
 }
 
+// A CSV field, quoted when it holds a comma or a quote (RFC 4180).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
 void write_reports(const std::vector<row>& rows, const std::vector<std::string>& notes,
                    const std::filesystem::path& dir,
                    const bench::measure_settings& settings) {
@@ -373,7 +384,7 @@ void write_reports(const std::vector<row>& rows, const std::vector<std::string>&
          "min_ns_per_message,mb_per_s,allocations_per_message,ratio_to_ace,iterations,repetitions\n";
   for (const row& r : rows) {
     csv << r.data_set << ',' << r.method << ',' << r.operation << ',' << r.order << ','
-        << r.implementation << ',' << r.message_size << ',' << format("%.1f", r.m.ns_per_message)
+        << csv_field(r.implementation) << ',' << r.message_size << ',' << format("%.1f", r.m.ns_per_message)
         << ',' << format("%.1f", r.m.min_ns_per_message) << ','
         << format("%.0f", r.message_size * 1e3 / r.m.ns_per_message) << ','
         << format("%.3f", r.m.allocations_per_message) << ','
