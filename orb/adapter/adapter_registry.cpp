@@ -52,15 +52,16 @@ bool adapter_registry::object_exists(std::string_view object_key) {
   return find(object_key, "_is_a", demux::no_operation_index, target) == lookup_status::found;
 }
 
-lookup_status adapter_registry::find(std::string_view object_key, std::string_view operation,
-                                     std::uint32_t operation_index, dispatch_target& out) {
+lookup_status adapter_registry::find_servant(std::string_view object_key, std::string_view operation,
+                                             dispatch_target& out, const operation_dispatch*& operations) {
   auto parsed = parse_object_key(object_key);
   std::string plain_target;
   if (!parsed) {
     // Not one of our keys: perhaps a plain name bound for corbaloc.
     std::shared_lock lock(mutex_);
     auto it = plain_keys_.find(object_key);
-    if (it == plain_keys_.end()) return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+    if (it == plain_keys_.end())
+      return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
     plain_target = it->second;
     lock.unlock();
     parsed = parse_object_key(plain_target);
@@ -73,11 +74,14 @@ lookup_status adapter_registry::find(std::string_view object_key, std::string_vi
     std::shared_lock lock(mutex_);
     if (parsed->adapter_index < adapters_.size()) adapter = adapters_[parsed->adapter_index].get();
   }
-  const operation_dispatch* operations = nullptr;
   if (adapter == nullptr || !adapter->find(parsed->servant_part, out.target, operations))
     return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+  return lookup_status::found;
+}
 
-  if (const skeleton_function* skeleton = operations->find(operation_index, operation)) {
+lookup_status adapter_registry::find_operation(const operation_dispatch& operations, std::string_view operation,
+                                               std::uint32_t operation_index, dispatch_target& out) noexcept {
+  if (const skeleton_function* skeleton = operations.find(operation_index, operation)) {
     out.skeleton = *skeleton;
     return lookup_status::found;
   }
@@ -86,6 +90,15 @@ lookup_status adapter_registry::find(std::string_view object_key, std::string_vi
     return lookup_status::found;
   }
   return lookup_status::no_operation;
+}
+
+lookup_status adapter_registry::find(std::string_view object_key, std::string_view operation,
+                                     std::uint32_t operation_index, dispatch_target& out) {
+  const operation_dispatch* operations = nullptr;
+  lookup_status status = find_servant(object_key, operation, out, operations);
+  // answer_non_existent already chose the skeleton (and left no table).
+  if (status != lookup_status::found || operations == nullptr) return status;
+  return find_operation(*operations, operation, operation_index, out);
 }
 
 }  // namespace switchyard::adapter

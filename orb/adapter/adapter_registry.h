@@ -52,11 +52,21 @@ class adapter_registry {
 
   object_adapter& root() noexcept;
 
-  // The request path: finds the servant for `object_key` and the skeleton for the operation
-  // (by `operation_index` when the client sent one, else by name). Built-in operations (_is_a,
+  // The request path in two steps, timed apart by the instrumentation: the servant for
+  // `object_key` (with its interface's operation table), then the skeleton for the operation (by
+  // `operation_index` when the client sent one, else by name). Built-in operations (_is_a,
   // _non_existent, _repository_id, _interface) are found when the interface has no such name.
+  lookup_status find_servant(std::string_view object_key, std::string_view operation,
+                             dispatch_target& out, const operation_dispatch*& operations);
+  static lookup_status find_operation(const operation_dispatch& operations, std::string_view operation,
+                                      std::uint32_t operation_index, dispatch_target& out) noexcept;
+  // Both steps.
   lookup_status find(std::string_view object_key, std::string_view operation,
                      std::uint32_t operation_index, dispatch_target& out);
+
+  // The strategies of the adapter a key names (for the instrumentation's labels).
+  demux_strategy servant_demux() const noexcept { return servant_demux_; }
+  demux_strategy operation_demux() const noexcept { return operation_demux_; }
 
   // Deactivates every object of every adapter (ORB::destroy).
   void deactivate_all() noexcept;

@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <ostream>
 
 #include "orb/core/object_state.h"
 #include "orb/ior/ior.h"
+#include "switchyard/config.h"
 #include "switchyard/exception.h"
 #include "transports/endpoint.h"
 #include "transports/transport.h"
@@ -27,6 +30,12 @@ iop::endpoint advertised_form(const transports::endpoint& open) {
   std::string host = open.host;
   if (host.empty() || host == "0.0.0.0" || host == "::") host = host_name();
   return iop::iiop_endpoint(std::move(host), open.port);
+}
+
+// The label of a strategy in the profile: the one compiled in, or the one the options chose.
+instrument::strategy strategy_label(int compiled_code, demux_strategy chosen) {
+  if (compiled_code != 0) return static_cast<instrument::strategy>(compiled_code);
+  return static_cast<instrument::strategy>(static_cast<int>(chosen) + 1);
 }
 
 }  // namespace
@@ -52,7 +61,12 @@ orb_impl::orb_impl(orb_options options)
       connections_(options_.transport, options_.max_message_size),
       reactor_(options_.reactor),
       adapters_(std::make_unique<adapter::adapter_registry>(*this, options_.servant_demux,
-                                                            options_.operation_demux)) {
+                                                            options_.operation_demux)),
+      reactor_probes_(&probes_.add()),
+      servant_demux_label_(strategy_label(SWITCHYARD_SERVANT_DEMUX, options_.servant_demux)),
+      operation_demux_label_(strategy_label(SWITCHYARD_OPERATION_DEMUX, options_.operation_demux)) {
+  probes_.enable(options_.instrument);
+  if (options_.instrument) instrument::install_dump_signal(SIGUSR1);
   for (const auto& endpoint : options_.listen_endpoints) listen(endpoint);
   for (unsigned i = 0; i < options_.server_threads; ++i) workers_.emplace_back([this] { worker_loop(); });
 }
@@ -171,6 +185,8 @@ void orb_impl::run() {
   while (!is_shut_down()) {
     reactor_.perform_work(std::chrono::milliseconds(1000));
     forget_closed_connections();
+    if (options_.instrument && instrument::take_dump_request())
+      instrument::dump(probes_.snapshot(), stderr);
   }
   if (running_.fetch_sub(1) == 1 && !server_request_in_upcall()) close_everything();
 }
@@ -206,6 +222,7 @@ void orb_impl::shutdown(bool wait_for_completion) {
 }
 
 void orb_impl::close_everything() noexcept {
+  dump_profile_at_exit();
   std::vector<std::thread> workers;
   {
     std::lock_guard lock(work_mutex_);
@@ -236,7 +253,31 @@ void orb_impl::release_references() noexcept {
 }
 
 void orb_impl::dump_instrumentation(std::ostream& out) const {
-  out << "instrumentation: not compiled in\n";
+  if (!instrument::probes_compiled_in) {
+    out << "# switchyard request-path profile: not compiled in (meson -Dinstrumentation=enabled)\n";
+    return;
+  }
+  out << instrument::format_report(probes_.snapshot());
+}
+
+void orb_impl::dump_profile_at_exit() noexcept {
+  if (!options_.instrument || profile_dumped_.exchange(true)) return;
+  try {
+    auto snapshot = probes_.snapshot();
+    if (options_.instrument_file.empty()) {
+      instrument::dump(snapshot, stderr);
+      return;
+    }
+    auto format = options_.instrument_file.ends_with(".csv") ? instrument::dump_format::csv
+                                                             : instrument::dump_format::table;
+    if (std::FILE* file = std::fopen(options_.instrument_file.c_str(), "w")) {
+      instrument::dump(snapshot, file, format);
+      std::fclose(file);
+    } else {
+      std::fprintf(stderr, "switchyard: cannot write the profile to %s\n", options_.instrument_file.c_str());
+    }
+  } catch (...) {
+  }
 }
 
 void orb_impl::forget_closed_connections() {
@@ -269,6 +310,7 @@ bool orb_impl::hand_to_workers(const std::shared_ptr<server_connection>& connect
 
 void orb_impl::worker_loop() {
   cdr::output_stream out(4096);
+  instrument::probe_table& probes = probes_.add();
   std::unique_lock lock(work_mutex_);
   for (;;) {
     work_ready_.wait(lock, [this] { return workers_stop_ || !work_.empty(); });
@@ -278,7 +320,8 @@ void orb_impl::worker_loop() {
     lock.unlock();
     try {
       auto message = giop::make_message_view(item.bytes, 0xffffffffu);
-      item.connection->serve(message, out);
+      instrument::phase_timer timer(probes);
+      item.connection->serve(message, out, timer);
     } catch (...) {
       // serve() answers what it can; a connection that broke is closed by it.
     }

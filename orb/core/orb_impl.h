@@ -20,6 +20,7 @@
 #include "orb/core/server_connection.h"
 #include "orb/ior/object_reference.h"
 #include "transports/acceptor.h"
+#include "switchyard/instrument.h"
 #include "transports/reactor.h"
 
 namespace switchyard::core {
@@ -63,6 +64,11 @@ class orb_impl final : public adapter::reference_factory,
   void release_references() noexcept;
 
   void dump_instrumentation(std::ostream& out) const;
+  // The probe table of the thread that runs the reactor, and the labels of the strategies.
+  instrument::probe_table& reactor_probes() noexcept { return *reactor_probes_; }
+  instrument::probe_snapshot probe_snapshot() const { return probes_.snapshot(); }
+  instrument::strategy servant_demux_label() const noexcept { return servant_demux_label_; }
+  instrument::strategy operation_demux_label() const noexcept { return operation_demux_label_; }
 
   // Thread-pool mode: queues a copy of `message` for a worker; false in reactive mode.
   bool hand_to_workers(const std::shared_ptr<server_connection>& connection,
@@ -79,11 +85,18 @@ class orb_impl final : public adapter::reference_factory,
   void forget_closed_connections();
   void close_everything() noexcept;
   void worker_loop();
+  // -ORBInstrument: the profile at shutdown, into -ORBInstrumentFile or stderr.
+  void dump_profile_at_exit() noexcept;
 
   orb_options options_;
   connection_cache connections_;
   transports::reactor reactor_;
   std::unique_ptr<adapter::adapter_registry> adapters_;
+  instrument::probe_table_set probes_;
+  instrument::probe_table* reactor_probes_;
+  instrument::strategy servant_demux_label_;
+  instrument::strategy operation_demux_label_;
+  std::atomic<bool> profile_dumped_{false};
 
   std::mutex server_mutex_;  // guards listeners_, server_connections_, advertised_
   std::vector<std::unique_ptr<listener>> listeners_;

@@ -93,11 +93,13 @@ server_connection::server_connection(orb_impl& orb, std::unique_ptr<transports::
 server_connection::~server_connection() { close(); }
 
 transports::readable_handler::disposition server_connection::on_readable(transports::native_handle) {
+  instrument::phase_timer timer(orb_.reactor_probes());
   try {
     if (!reader_.receive(*connection_)) {
       close();
       return disposition::remove;
     }
+    timer.mark(instrument::layer::read);
     for (;;) {
       auto next = reader_.next();
       if (next.what == message_reader::status::need_more) break;
@@ -113,7 +115,7 @@ transports::readable_handler::disposition server_connection::on_readable(transpo
         return disposition::remove;
       }
       if (orb_.hand_to_workers(shared_from_this(), next.message)) continue;
-      serve(next.message, replies_);
+      serve(next.message, replies_, timer);
       if (!connection_->is_open()) return disposition::remove;
     }
   } catch (const SystemException&) {
@@ -126,13 +128,14 @@ transports::readable_handler::disposition server_connection::on_readable(transpo
   return disposition::keep;
 }
 
-void server_connection::serve(const giop::message_view& message, cdr::output_stream& out) {
+void server_connection::serve(const giop::message_view& message, cdr::output_stream& out,
+                              instrument::phase_timer& timer) {
   const giop::protocol& protocol = *giop::protocol_for(message.header.ver.minor);
   last_minor_.store(message.header.ver.minor, std::memory_order_relaxed);
   try {
     switch (message.header.type) {
       case giop::message_type::request:
-        serve_request(message, protocol, out);
+        serve_request(message, protocol, out, timer);
         break;
       case giop::message_type::locate_request:
         serve_locate_request(message, protocol, out);
@@ -160,7 +163,7 @@ void server_connection::serve(const giop::message_view& message, cdr::output_str
 }
 
 void server_connection::serve_request(const giop::message_view& message, const giop::protocol& protocol,
-                                      cdr::output_stream& out) {
+                                      cdr::output_stream& out, instrument::phase_timer& timer) {
   giop::request_header header = protocol.decode_request(message);
   iop::octets key_storage;
   std::string_view key = object_key_of(header.target, message.header.ver.minor, key_storage);
@@ -171,11 +174,22 @@ void server_connection::serve_request(const giop::message_view& message, const g
       operation_index = read_operation_index(*context).value_or(no_operation_index);
   }
 
+  timer.mark(instrument::layer::parse);
+
   request_reply sink(protocol, out);
   server_request request(header.body, header.operation, header.request_id, header.response_expected(), sink);
+  request.set_timer(&timer);
   adapter::dispatch_target target;
   try {
-    switch (orb_.adapters().find(key, header.operation, operation_index, target)) {
+    const adapter::operation_dispatch* operations = nullptr;
+    auto& adapters = orb_.adapters();
+    auto status = adapters.find_servant(key, header.operation, target, operations);
+    timer.mark(instrument::layer::servant_demux, orb_.servant_demux_label());
+    if (status == adapter::lookup_status::found && operations != nullptr) {
+      status = adapter::adapter_registry::find_operation(*operations, header.operation, operation_index, target);
+      timer.mark(instrument::layer::operation_demux, orb_.operation_demux_label());
+    }
+    switch (status) {
       case adapter::lookup_status::found: {
         in_upcall = true;
         struct upcall_end {
@@ -215,7 +229,10 @@ void server_connection::serve_request(const giop::message_view& message, const g
   }
   if (!header.response_expected()) return;
   if (!sink.started()) request.reply();  // a void operation: the header is the whole reply
-  send(sink.finish());
+  auto reply = sink.finish();
+  timer.mark(instrument::layer::marshal);
+  send(reply);
+  timer.mark(instrument::layer::write);
 }
 
 void server_connection::serve_locate_request(const giop::message_view& message,

@@ -16,6 +16,7 @@
 #include "orb/core/reply_sink.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/protocol.h"
+#include "switchyard/instrument.h"
 #include "transports/connection.h"
 #include "transports/reactor.h"
 
@@ -31,8 +32,9 @@ class server_connection final : public transports::readable_handler,
 
   disposition on_readable(transports::native_handle handle) override;
 
-  // Serves one complete message (a worker calls this with its own copy of the bytes).
-  void serve(const giop::message_view& message, cdr::output_stream& out);
+  // Serves one complete message (a worker calls this with its own copy of the bytes), timing
+  // its layers with `timer`.
+  void serve(const giop::message_view& message, cdr::output_stream& out, instrument::phase_timer& timer);
 
   // Tells the client we are going (CloseConnection in the version it spoke) and closes.
   void close_gracefully() noexcept;
@@ -43,7 +45,8 @@ class server_connection final : public transports::readable_handler,
  private:
   class request_reply;  // the reply_sink of one request
 
-  void serve_request(const giop::message_view& message, const giop::protocol& protocol, cdr::output_stream& out);
+  void serve_request(const giop::message_view& message, const giop::protocol& protocol, cdr::output_stream& out,
+                     instrument::phase_timer& timer);
   void serve_locate_request(const giop::message_view& message, const giop::protocol& protocol,
                             cdr::output_stream& out);
   void send_message_error(const giop::protocol& protocol, cdr::output_stream& out) noexcept;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <future>
+#include <sstream>
 
 #include "orb/core/orb_impl.h"
 #include "switchyard/exception.h"
@@ -323,4 +324,45 @@ TEST_CASE("an ORB made with an unknown -ORB option fails and names it", "[core][
   auto e = system_exception_of([] { orb_init({"-ORBServantDemuxx", "linear"}); });
   CHECK(e.kind() == SystemExceptionKind::BAD_PARAM);
   CHECK_THAT(std::string(e.what()), Catch::Contains("-ORBServantDemuxx"));
+}
+
+TEST_CASE("-ORBInstrument profiles every layer of the request path", "[core][instrument]") {
+  serving_orb server({"-ORBInstrument", "-ORBServantDemux", "active", "-ORBOperationDemux", "perfect"});
+  auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::test_probe>()));
+  server.start();
+  auto client = client_orb();
+  hand::probe_stub stub(client->string_to_object(ior));
+  for (int i = 0; i < 20; ++i) stub.echo_long(i);
+  std::ostringstream profile;
+  server.orb->dump_instrumentation(profile);
+  if (!instrument::probes_compiled_in) {
+    CHECK_THAT(profile.str(), Catch::Contains("not compiled in"));
+    return;
+  }
+  auto rows = instrument::make_rows(
+      server.orb->impl().probe_snapshot(), 1.0);
+  auto calls = [&](instrument::layer l, instrument::strategy s) {
+    for (const auto& row : rows)
+      if (row.row_layer == l && row.row_strategy == s) return row.calls;
+    return std::uint64_t{0};
+  };
+  using instrument::layer;
+  using instrument::strategy;
+  CHECK(calls(layer::read, strategy::none) >= 20);
+  CHECK(calls(layer::parse, strategy::none) == 20);
+  CHECK(calls(layer::servant_demux, strategy::active) == 20);
+  CHECK(calls(layer::operation_demux, strategy::perfect) == 20);
+  CHECK(calls(layer::marshal, strategy::none) == 20);
+  CHECK(calls(layer::write, strategy::none) == 20);
+  CHECK_THAT(profile.str(), Catch::Contains("servant_demux") && Catch::Contains("active"));
+}
+
+TEST_CASE("without -ORBInstrument nothing is recorded", "[core][instrument]") {
+  serving_orb server;
+  auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::test_probe>()));
+  server.start();
+  auto client = client_orb();
+  hand::probe_stub stub(client->string_to_object(ior));
+  for (int i = 0; i < 5; ++i) stub.echo_long(i);
+  CHECK(server.orb->impl().probe_snapshot().total_calls() == 0);
 }

@@ -6,6 +6,7 @@
 
 #include "switchyard/cdr/input_stream.h"
 #include "switchyard/cdr/output_stream.h"
+#include "switchyard/instrument.h"
 
 namespace switchyard {
 
@@ -52,6 +53,14 @@ class server_request {
   bool has_reply() const noexcept { return reply_ != nullptr; }
   reply_status status() const noexcept { return status_; }
 
+  // Generated skeletons mark the end of their phases (layer::demarshal after reading the
+  // arguments, layer::upcall after the servant returns) for the request-path profile; the core
+  // marks the rest. Nothing happens unless -ORBInstrument switched the probes on.
+  void mark(instrument::layer phase) noexcept {
+    if (timer_ != nullptr) timer_->mark(phase);
+  }
+  void set_timer(instrument::phase_timer* timer) noexcept { timer_ = timer; }
+
   std::string_view operation() const noexcept { return operation_; }
   std::uint32_t request_id() const noexcept { return request_id_; }
   bool response_expected() const noexcept { return response_expected_; }
@@ -66,6 +75,7 @@ class server_request {
   reply_status status_ = reply_status::no_exception;
   core::reply_sink* sink_;
   cdr::output_stream* reply_ = nullptr;
+  instrument::phase_timer* timer_ = nullptr;
 };
 
 }  // namespace switchyard
