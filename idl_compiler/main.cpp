@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "idl_compiler/back_end.h"
+#include "idl_compiler/cxx_back_end.h"
 #include "idl_compiler/front_end.h"
 
 namespace {
@@ -27,8 +28,12 @@ constexpr const char* usage_text =
     "  --help          show this text\n"
     "  --version       show the version\n";
 
-// The back ends, in the order they run. The C++ back end registers here when it exists.
-std::vector<std::unique_ptr<BackEnd>> make_back_ends() { return {}; }
+// The back ends, in the order they run.
+std::vector<std::unique_ptr<BackEnd>> make_back_ends() {
+  std::vector<std::unique_ptr<BackEnd>> back_ends;
+  back_ends.push_back(make_cxx_back_end());
+  return back_ends;
+}
 
 int usage_error(const std::string& message) {
   std::cerr << "syidl: error: " << message << "\n" << usage_text;
