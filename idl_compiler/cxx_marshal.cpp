@@ -1,0 +1,448 @@
+#include "idl_compiler/cxx_marshal.h"
+
+namespace switchyard::idl::cxx {
+
+namespace {
+
+const char* write_method(BasicType b) {
+  switch (b) {
+    case BasicType::short_: return "write_short";
+    case BasicType::long_: return "write_long";
+    case BasicType::long_long: return "write_longlong";
+    case BasicType::unsigned_short: return "write_ushort";
+    case BasicType::unsigned_long: return "write_ulong";
+    case BasicType::unsigned_long_long: return "write_ulonglong";
+    case BasicType::float_: return "write_float";
+    case BasicType::double_: return "write_double";
+    case BasicType::long_double: return "write_longdouble";
+    case BasicType::char_: return "write_char";
+    case BasicType::wchar: return "write_wchar";
+    case BasicType::boolean: return "write_boolean";
+    case BasicType::octet: return "write_octet";
+    default: return nullptr;
+  }
+}
+
+const char* read_method(BasicType b) {
+  switch (b) {
+    case BasicType::short_: return "read_short";
+    case BasicType::long_: return "read_long";
+    case BasicType::long_long: return "read_longlong";
+    case BasicType::unsigned_short: return "read_ushort";
+    case BasicType::unsigned_long: return "read_ulong";
+    case BasicType::unsigned_long_long: return "read_ulonglong";
+    case BasicType::float_: return "read_float";
+    case BasicType::double_: return "read_double";
+    case BasicType::long_double: return "read_longdouble";
+    case BasicType::char_: return "read_char";
+    case BasicType::wchar: return "read_wchar";
+    case BasicType::boolean: return "read_boolean";
+    case BasicType::octet: return "read_octet";
+    default: return nullptr;
+  }
+}
+
+std::string bad_param(const std::string& what) {
+  return "throw ::switchyard::SystemException(::switchyard::SystemExceptionKind::BAD_PARAM, 0, "
+         "::switchyard::CompletionStatus::no, \"" + what + "\");";
+}
+
+std::string marshal_error(const std::string& minor, const std::string& what) {
+  return "_in.throw_marshal(::switchyard::minor::" + minor + ", \"" + what + "\");";
+}
+
+std::string d(int depth) { return std::to_string(depth); }
+
+// The struct element of a sequence whose elements may be copied as one block, or null.
+const Struct* memcpy_struct(const TypeSpec& element) {
+  const TypeSpec& e = unalias(element);
+  if (e.kind != TypeKind::named) return nullptr;
+  const Declaration* decl = target_of(e);
+  if (decl == nullptr || decl->kind != DeclKind::struct_) return nullptr;
+  auto layout = fixed_layout(*static_cast<const Struct*>(decl));
+  return layout && layout->memcpy_compatible ? static_cast<const Struct*>(decl) : nullptr;
+}
+
+std::optional<FixedLayout> element_layout(const TypeSpec& element) {
+  const TypeSpec& e = unalias(element);
+  if (e.kind != TypeKind::named) return std::nullopt;
+  const Declaration* decl = target_of(e);
+  if (decl == nullptr || decl->kind != DeclKind::struct_) return std::nullopt;
+  return fixed_layout(*static_cast<const Struct*>(decl));
+}
+
+void write_array_dims(std::string& code, const TypeSpec& array, std::size_t dim, const std::string& expr,
+                      const std::string& indent, int depth) {
+  std::size_t n = array.dimensions[dim];
+  const bool last = dim + 1 == array.dimensions.size();
+  const TypeSpec& e = unalias(*array.element);
+  if (last && e.kind == TypeKind::basic && is_bulk_primitive(e.basic)) {
+    code += indent + "_out.write_array(" + expr + ".data(), " + std::to_string(n) + ");\n";
+    return;
+  }
+  const std::string i = "_i" + d(depth);
+  code += indent + "for (std::size_t " + i + " = 0; " + i + " < " + std::to_string(n) + "; ++" + i + ") {\n";
+  if (last)
+    write_value(code, *array.element, expr + "[" + i + "]", indent + "  ", depth + 1);
+  else
+    write_array_dims(code, array, dim + 1, expr + "[" + i + "]", indent + "  ", depth + 1);
+  code += indent + "}\n";
+}
+
+void read_array_dims(std::string& code, const TypeSpec& array, std::size_t dim, const std::string& target,
+                     const std::string& indent, int depth) {
+  std::size_t n = array.dimensions[dim];
+  const bool last = dim + 1 == array.dimensions.size();
+  const TypeSpec& e = unalias(*array.element);
+  if (last && e.kind == TypeKind::basic && is_bulk_primitive(e.basic)) {
+    code += indent + "_in.read_array(" + target + ".data(), " + std::to_string(n) + ");\n";
+    return;
+  }
+  const std::string i = "_i" + d(depth);
+  code += indent + "for (std::size_t " + i + " = 0; " + i + " < " + std::to_string(n) + "; ++" + i + ") {\n";
+  if (last)
+    read_value(code, *array.element, target + "[" + i + "]", indent + "  ", depth + 1);
+  else
+    read_array_dims(code, array, dim + 1, target + "[" + i + "]", indent + "  ", depth + 1);
+  code += indent + "}\n";
+}
+
+std::string store_value(const Leaf& leaf, const std::string& object) {
+  if (leaf.basic == BasicType::boolean) return "static_cast<std::uint8_t>(" + object + leaf.path + ")";
+  if (leaf.enumeration != nullptr) return "static_cast<std::uint32_t>(" + object + leaf.path + ")";
+  return object + leaf.path;
+}
+
+void fixed_write(std::string& code, const FixedLayout& layout, const std::string& indent) {
+  auto stores = [&](const Placement& p, const std::string& in) {
+    std::size_t end = 0;
+    for (std::size_t k = 0; k < layout.leaves.size(); ++k) {
+      if (p.offsets[k] > end)
+        code += in + "std::memset(_p + " + std::to_string(end) + ", 0, " + std::to_string(p.offsets[k] - end) +
+                ");\n";
+      code += in + "::switchyard::cdr::store(_p + " + std::to_string(p.offsets[k]) + ", " +
+              store_value(layout.leaves[k], "_v") + ");\n";
+      end = p.offsets[k] + layout.leaves[k].size;
+    }
+  };
+  if (layout.placements.size() == 1) {
+    const Placement& p = layout.placements.front();
+    code += indent + "std::byte* _p = _out.reserve_aligned(" + std::to_string(layout.alignment) + ", " +
+            std::to_string(p.size) + ");\n";
+    stores(p, indent);
+    return;
+  }
+  code += indent + "_out.align(" + std::to_string(layout.first_alignment) + ");\n";
+  code += indent + "switch (_out.aligned_position() & " + std::to_string(layout.alignment - 1) + ") {\n";
+  for (std::size_t k = 0; k < layout.placements.size(); ++k) {
+    const Placement& p = layout.placements[k];
+    code += indent + (k + 1 == layout.placements.size() ? "  default: {\n"
+                                                         : "  case " + std::to_string(p.residue) + ": {\n");
+    code += indent + "    std::byte* _p = _out.reserve_aligned(1, " + std::to_string(p.size) + ");\n";
+    stores(p, indent + "    ");
+    code += indent + "    return;\n" + indent + "  }\n";
+  }
+  code += indent + "}\n";
+}
+
+void fixed_read(std::string& code, const FixedLayout& layout, const std::string& indent) {
+  auto loads = [&](const Placement& p, const std::string& in) {
+    for (std::size_t k = 0; k < layout.leaves.size(); ++k) {
+      const Leaf& leaf = layout.leaves[k];
+      const std::string at = "_p + " + std::to_string(p.offsets[k]);
+      if (leaf.basic == BasicType::boolean) {
+        code += in + "if (std::uint8_t _b = *reinterpret_cast<const std::uint8_t*>(" + at + "); _b <= 1) _v" +
+                leaf.path + " = _b == 1;\n" + in + "else " + marshal_error("bad_boolean", "boolean neither 0 nor 1") +
+                "\n";
+      } else if (leaf.enumeration != nullptr) {
+        code += in + "if (std::uint32_t _e = ::switchyard::cdr::load<std::uint32_t>(" + at + ", _swap); _e < " +
+                std::to_string(leaf.enumeration->enumerators.size()) + ") _v" + leaf.path + " = static_cast<" +
+                qualified(*leaf.enumeration) + ">(_e);\n" + in + "else " +
+                marshal_error("bad_enum", "enumerator out of range") + "\n";
+      } else {
+        TypeSpec t;
+        t.basic = leaf.basic;
+        code += in + "_v" + leaf.path + " = ::switchyard::cdr::load<" + type_name(t) + ">(" + at + ", _swap);\n";
+      }
+    }
+  };
+  code += indent + "[[maybe_unused]] const bool _swap = _in.swapping();\n";
+  if (layout.placements.size() == 1) {
+    const Placement& p = layout.placements.front();
+    code += indent + "const std::byte* _p = _in.take_aligned(" + std::to_string(layout.alignment) + ", " +
+            std::to_string(p.size) + ");\n";
+    loads(p, indent);
+    return;
+  }
+  code += indent + "_in.align(" + std::to_string(layout.first_alignment) + ");\n";
+  code += indent + "switch (_in.aligned_position() & " + std::to_string(layout.alignment - 1) + ") {\n";
+  for (std::size_t k = 0; k < layout.placements.size(); ++k) {
+    const Placement& p = layout.placements[k];
+    code += indent + (k + 1 == layout.placements.size() ? "  default: {\n"
+                                                         : "  case " + std::to_string(p.residue) + ": {\n");
+    code += indent + "    const std::byte* _p = _in.take_aligned(1, " + std::to_string(p.size) + ");\n";
+    loads(p, indent + "    ");
+    code += indent + "    return;\n" + indent + "  }\n";
+  }
+  code += indent + "}\n";
+}
+
+}  // namespace
+
+void write_value(std::string& code, const TypeSpec& type, const std::string& expr, const std::string& indent,
+                 int depth) {
+  const TypeSpec& t = unalias(type);
+  switch (t.kind) {
+    case TypeKind::basic:
+      if (t.basic == BasicType::any)
+        code += indent + "::switchyard::write_any(_out, " + expr + ");\n";
+      else if (t.basic == BasicType::type_code)
+        code += indent + "::switchyard::write_type_code(_out, " + expr + ");\n";
+      else if (t.basic == BasicType::object)
+        code += indent + "::switchyard::write_object(_out, " + expr + ");\n";
+      else if (const char* m = write_method(t.basic))
+        code += indent + "_out." + m + "(" + expr + ");\n";
+      return;
+    case TypeKind::string:
+    case TypeKind::wstring:
+      if (t.bound != 0)
+        code += indent + "if (" + expr + ".size() > " + std::to_string(t.bound) + ") " +
+                bad_param("string longer than its bound " + std::to_string(t.bound)) + "\n";
+      code += indent + (t.kind == TypeKind::string ? "_out.write_string(" : "_out.write_wstring(") + expr + ");\n";
+      return;
+    case TypeKind::sequence: {
+      if (t.bound != 0)
+        code += indent + "if (" + expr + ".size() > " + std::to_string(t.bound) + ") " +
+                bad_param("sequence longer than its bound " + std::to_string(t.bound)) + "\n";
+      const TypeSpec& e = unalias(*t.element);
+      if (e.kind == TypeKind::basic && is_bulk_primitive(e.basic)) {
+        code += indent + "_out.write_sequence(" + expr + ".data(), " + expr + ".size());\n";
+        return;
+      }
+      code += indent + "_out.write_ulong(static_cast<std::uint32_t>(" + expr + ".size()));\n";
+      const std::string el = "_e" + d(depth);
+      if (auto layout = element_layout(e)) {
+        // Fixed-size elements: the buffer is sized once for all of them.
+        code += indent + "_out.ensure(" + expr + ".size() * " + std::to_string(layout->max_size + layout->alignment) +
+                ");\n";
+        if (const Struct* s = memcpy_struct(e)) {
+          const std::string done = "_copied" + d(depth);
+          code += indent + "bool " + done + " = false;\n";
+          code += indent + "if constexpr (" + native_layout_condition(*s) + ") {\n";
+          code += indent + "  _out.align(" + std::to_string(layout->first_alignment) + ");\n";
+          code += indent + "  if ((_out.aligned_position() & " + std::to_string(layout->alignment - 1) + ") == 0) {\n";
+          code += indent + "    _out.write_octets(" + expr + ".data(), " + expr + ".size() * sizeof(" + qualified(*s) +
+                  "));\n";
+          code += indent + "    " + done + " = true;\n" + indent + "  }\n" + indent + "}\n";
+          code += indent + "if (!" + done + ")\n";
+        }
+      }
+      code += indent + "for (const auto& " + el + " : " + expr + ") {\n";
+      write_value(code, *t.element, el, indent + "  ", depth + 1);
+      code += indent + "}\n";
+      return;
+    }
+    case TypeKind::array:
+      write_array_dims(code, t, 0, expr, indent, depth);
+      return;
+    case TypeKind::named: {
+      const Declaration* decl = target_of(t);
+      if (decl == nullptr) return;
+      switch (decl->kind) {
+        case DeclKind::enum_:
+          code += indent + "_out.write_ulong(static_cast<std::uint32_t>(" + expr + "));\n";
+          return;
+        case DeclKind::interface:
+          code += indent + "::switchyard::write_object(_out, " + expr + "._reference());\n";
+          return;
+        default:
+          code += indent + "cdr_write(_out, " + expr + ");\n";
+          return;
+      }
+    }
+    case TypeKind::fixed:
+      code += indent + "static_assert(sizeof(" + expr + ") == 0, \"fixed is not supported\");\n";
+      return;
+  }
+}
+
+void read_value(std::string& code, const TypeSpec& type, const std::string& target, const std::string& indent,
+                int depth) {
+  const TypeSpec& t = unalias(type);
+  switch (t.kind) {
+    case TypeKind::basic:
+      if (t.basic == BasicType::any)
+        code += indent + "::switchyard::read_any(_in, " + target + ");\n";
+      else if (t.basic == BasicType::type_code)
+        code += indent + "::switchyard::read_type_code(_in, " + target + ");\n";
+      else if (t.basic == BasicType::object)
+        code += indent + target + " = ::switchyard::read_object(_in);\n";
+      else if (const char* m = read_method(t.basic))
+        code += indent + target + " = _in." + m + "();\n";
+      return;
+    case TypeKind::string:
+      if (t.bound == 0) {
+        code += indent + "_in.read_string(" + target + ");\n";
+      } else {
+        const std::string s = "_s" + d(depth);
+        code += indent + "{\n" + indent + "  std::string_view " + s + " = _in.read_string_view();\n";
+        code += indent + "  if (" + s + ".size() > " + std::to_string(t.bound) + ") " +
+                marshal_error("length_over_limit", "string longer than its bound " + std::to_string(t.bound)) + "\n";
+        code += indent + "  " + target + ".assign(" + s + ");\n" + indent + "}\n";
+      }
+      return;
+    case TypeKind::wstring:
+      code += indent + target + " = _in.read_wstring();\n";
+      if (t.bound != 0)
+        code += indent + "if (" + target + ".size() > " + std::to_string(t.bound) + ") " +
+                marshal_error("length_over_limit", "wstring longer than its bound " + std::to_string(t.bound)) + "\n";
+      return;
+    case TypeKind::sequence: {
+      const TypeSpec& e = unalias(*t.element);
+      const std::string n = "_n" + d(depth);
+      code += indent + "{\n";
+      const std::string in = indent + "  ";
+      code += in + "const std::uint32_t " + n + " = _in.read_length(" + std::to_string(std::max<std::size_t>(
+                                                                            min_cdr_size(*t.element), 1)) + ");\n";
+      if (t.bound != 0)
+        code += in + "if (" + n + " > " + std::to_string(t.bound) + ") " +
+                marshal_error("length_over_limit", "sequence longer than its bound " + std::to_string(t.bound)) + "\n";
+      code += in + target + ".resize(" + n + ");\n";
+      if (e.kind == TypeKind::basic && is_bulk_primitive(e.basic)) {
+        code += in + "_in.read_array(" + target + ".data(), " + n + ");\n";
+        code += indent + "}\n";
+        return;
+      }
+      if (const Struct* s = memcpy_struct(e)) {
+        auto layout = fixed_layout(*s);
+        const std::string done = "_copied" + d(depth);
+        code += in + "bool " + done + " = false;\n";
+        code += in + "if constexpr (" + native_layout_condition(*s) + ") {\n";
+        code += in + "  _in.align(" + std::to_string(layout->first_alignment) + ");\n";
+        code += in + "  if (!_in.swapping() && (_in.aligned_position() & " + std::to_string(layout->alignment - 1) +
+                ") == 0) {\n";
+        code += in + "    const std::size_t _bytes = std::size_t{" + n + "} * sizeof(" + qualified(*s) + ");\n";
+        code += in + "    const std::byte* _src = _in.take(_bytes);\n";
+        code += in + "    if (_bytes != 0) std::memcpy(" + target + ".data(), _src, _bytes);\n";
+        code += in + "    " + done + " = true;\n" + in + "  }\n" + in + "}\n";
+        code += in + "if (!" + done + ")\n";
+      }
+      const std::string i = "_i" + d(depth);
+      code += in + "for (std::uint32_t " + i + " = 0; " + i + " < " + n + "; ++" + i + ") {\n";
+      read_value(code, *t.element, target + "[" + i + "]", in + "  ", depth + 1);
+      code += in + "}\n" + indent + "}\n";
+      return;
+    }
+    case TypeKind::array:
+      read_array_dims(code, t, 0, target, indent, depth);
+      return;
+    case TypeKind::named: {
+      const Declaration* decl = target_of(t);
+      if (decl == nullptr) return;
+      switch (decl->kind) {
+        case DeclKind::enum_: {
+          const auto* en = static_cast<const Enum*>(decl);
+          const std::string v = "_e" + d(depth);
+          code += indent + "if (const std::uint32_t " + v + " = _in.read_ulong(); " + v + " < " +
+                  std::to_string(en->enumerators.size()) + ") " + target + " = static_cast<" + qualified(*en) + ">(" +
+                  v + ");\n" + indent + "else " + marshal_error("bad_enum", "enumerator out of range") + "\n";
+          return;
+        }
+        case DeclKind::interface:
+          code += indent + target + " = " + qualified(*decl) + "(::switchyard::read_object(_in));\n";
+          return;
+        default:
+          code += indent + "cdr_read(_in, " + target + ");\n";
+          return;
+      }
+    }
+    case TypeKind::fixed:
+      return;
+  }
+}
+
+void read_octet_view(std::string& code, const TypeSpec& type, const std::string& target,
+                     const std::string& indent) {
+  const TypeSpec& t = unalias(type);
+  code += indent + "{\n" + indent + "  const std::uint32_t _n = _in.read_length(1);\n";
+  if (t.bound != 0)
+    code += indent + "  if (_n > " + std::to_string(t.bound) + ") " +
+            marshal_error("length_over_limit", "sequence longer than its bound " + std::to_string(t.bound)) + "\n";
+  code += indent + "  " + target + " = std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(_in.take(_n)), _n);\n";
+  code += indent + "}\n";
+}
+
+std::string native_layout_condition(const Struct& s) {
+  auto layout = fixed_layout(s);
+  if (!layout || !layout->memcpy_compatible) return "false";
+  const std::string q = qualified(s);
+  const Placement& p = layout->placements.front();
+  std::string c = "std::is_trivially_copyable_v<" + q + "> && sizeof(" + q + ") == " + std::to_string(p.size);
+  for (std::size_t k = 0; k < layout->leaves.size(); ++k)
+    c += " && offsetof(" + q + ", " + layout->leaves[k].path.substr(1) + ") == " + std::to_string(p.offsets[k]);
+  return c;
+}
+
+std::string struct_functions(const Struct& s) {
+  const std::string q = qualified(s);
+  std::string code;
+  auto layout = fixed_layout(s);
+  code += "void cdr_write(::switchyard::cdr::output_stream& _out, const " + q + "& _v) {\n";
+  if (layout) {
+    code += "  // Fixed size: one bounds check, stores at offsets precomputed for each alignment.\n";
+    fixed_write(code, *layout, "  ");
+  } else {
+    for (const auto& m : s.members) write_value(code, *m->type, "_v." + identifier(m->name), "  ");
+  }
+  code += "}\n\n";
+  code += "void cdr_read(::switchyard::cdr::input_stream& _in, " + q + "& _v) {\n";
+  if (layout)
+    fixed_read(code, *layout, "  ");
+  else
+    for (const auto& m : s.members) read_value(code, *m->type, "_v." + identifier(m->name), "  ");
+  code += "}\n";
+  return code;
+}
+
+std::string exception_functions(const Exception& e) {
+  const std::string q = qualified(e);
+  std::string code;
+  code += "void cdr_write([[maybe_unused]] ::switchyard::cdr::output_stream& _out, [[maybe_unused]] const " + q +
+          "& _v) {\n";
+  for (const auto& m : e.members) write_value(code, *m->type, "_v." + identifier(m->name), "  ");
+  code += "}\n\n";
+  code += "void cdr_read([[maybe_unused]] ::switchyard::cdr::input_stream& _in, [[maybe_unused]] " + q +
+          "& _v) {\n";
+  for (const auto& m : e.members) read_value(code, *m->type, "_v." + identifier(m->name), "  ");
+  code += "}\n";
+  return code;
+}
+
+std::string union_functions(const Union& u) {
+  const std::string q = qualified(u);
+  std::string code;
+  code += "void cdr_write(::switchyard::cdr::output_stream& _out, const " + q + "& _v) {\n";
+  write_value(code, *u.discriminator, "_v._d_", "  ");
+  code += "  switch (_v._v_.index()) {\n";
+  for (std::size_t k = 0; k < u.cases.size(); ++k) {
+    code += "    case " + std::to_string(k + 1) + ":\n";
+    write_value(code, *u.cases[k].member->type, "std::get<" + std::to_string(k + 1) + ">(_v._v_)", "      ");
+    code += "      break;\n";
+  }
+  code += "    default:\n      break;\n  }\n}\n\n";
+  code += "void cdr_read(::switchyard::cdr::input_stream& _in, " + q + "& _v) {\n";
+  code += "  " + type_name(*u.discriminator) + " _d{};\n";
+  read_value(code, *u.discriminator, "_d", "  ");
+  code += "  switch (" + q + "::_branch(_d)) {\n";
+  for (std::size_t k = 0; k < u.cases.size(); ++k) {
+    const std::string get = "std::get<" + std::to_string(k + 1) + ">(_v._v_)";
+    code += "    case " + std::to_string(k + 1) + ":\n";
+    code += "      _v._v_.template emplace<" + std::to_string(k + 1) + ">();\n";
+    read_value(code, *u.cases[k].member->type, get, "      ");
+    code += "      break;\n";
+  }
+  code += "    default:\n      _v._v_.template emplace<0>();\n      break;\n  }\n  _v._d_ = _d;\n}\n";
+  return code;
+}
+
+}  // namespace switchyard::idl::cxx

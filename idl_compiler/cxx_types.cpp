@@ -1,0 +1,470 @@
+#include "idl_compiler/cxx_types.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <functional>
+
+namespace switchyard::idl::cxx {
+
+namespace {
+
+std::set<const Declaration*>* used_externals = nullptr;
+
+const std::set<std::string>& cxx_keywords() {
+  static const std::set<std::string> words = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const",
+      "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
+      "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+      "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
+      "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+      "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return",
+      "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+      "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      // names the generated code itself uses in the scopes IDL names land in
+      "cdr_write", "cdr_read", "std", "switchyard", "NULL", "assert", "errno", "offsetof"};
+  return words;
+}
+
+std::string hex_escaped(const std::string& utf8) {
+  // Octal escapes of three digits never run into the next character.
+  std::string out = "\"";
+  for (unsigned char c : utf8) {
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+std::u16string utf16_of(const std::string& utf8) {
+  std::u16string out;
+  for (std::size_t i = 0; i < utf8.size();) {
+    unsigned char c = static_cast<unsigned char>(utf8[i]);
+    std::uint32_t cp = c;
+    std::size_t n = 1;
+    if (c >= 0xf0) { cp = c & 0x07; n = 4; }
+    else if (c >= 0xe0) { cp = c & 0x0f; n = 3; }
+    else if (c >= 0xc0) { cp = c & 0x1f; n = 2; }
+    for (std::size_t k = 1; k < n && i + k < utf8.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3f);
+    i += n;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out += static_cast<char16_t>(0xd800 + (cp >> 10));
+      out += static_cast<char16_t>(0xdc00 + (cp & 0x3ff));
+    } else {
+      out += static_cast<char16_t>(cp);
+    }
+  }
+  return out;
+}
+
+std::string integer_literal(const TypeSpec& type, const ConstValue& value) {
+  BasicType b = type.basic;
+  bool is_signed = b == BasicType::short_ || b == BasicType::long_ || b == BasicType::long_long;
+  std::string text;
+  if (is_signed) {
+    if (value.signed_integer == INT64_MIN) return "(-9223372036854775807LL - 1)";
+    text = std::to_string(value.signed_integer) + "LL";
+  } else {
+    text = std::to_string(value.unsigned_integer) + "ULL";
+  }
+  return "static_cast<" + type_name(type) + ">(" + text + ")";
+}
+
+}  // namespace
+
+void set_used_externals(std::set<const Declaration*>* used) { used_externals = used; }
+
+std::string identifier(const std::string& idl_name) {
+  return cxx_keywords().count(idl_name) ? "_cxx_" + idl_name : idl_name;
+}
+
+std::string qualified(const Declaration& declaration) {
+  if (!declaration.in_main_file && used_externals != nullptr) used_externals->insert(&declaration);
+  std::string out;
+  for (const Declaration* d = &declaration; d != nullptr && !d->name.empty(); d = d->parent)
+    out = "::" + identifier(d->name) + out;
+  return out;
+}
+
+const Declaration* target_of(const TypeSpec& type) {
+  const Declaration* d = type.resolved;
+  if (d == nullptr) return nullptr;
+  switch (d->kind) {
+    case DeclKind::interface: {
+      auto* i = static_cast<const Interface*>(d);
+      return i->forward && i->definition != nullptr ? i->definition : i;
+    }
+    case DeclKind::struct_: {
+      auto* s = static_cast<const Struct*>(d);
+      return s->forward && s->definition != nullptr ? s->definition : s;
+    }
+    case DeclKind::union_: {
+      auto* u = static_cast<const Union*>(d);
+      return u->forward && u->definition != nullptr ? u->definition : u;
+    }
+    default:
+      return d;
+  }
+}
+
+const TypeSpec& unalias(const TypeSpec& type) {
+  const TypeSpec* t = &type;
+  for (int guard = 0; guard < 1000 && t->kind == TypeKind::named && t->resolved != nullptr &&
+                      t->resolved->kind == DeclKind::typedef_;
+       ++guard)
+    t = static_cast<const Typedef*>(t->resolved)->type.get();
+  return *t;
+}
+
+static std::string basic_name(BasicType b) {
+  switch (b) {
+    case BasicType::short_: return "std::int16_t";
+    case BasicType::long_: return "std::int32_t";
+    case BasicType::long_long: return "std::int64_t";
+    case BasicType::unsigned_short: return "std::uint16_t";
+    case BasicType::unsigned_long: return "std::uint32_t";
+    case BasicType::unsigned_long_long: return "std::uint64_t";
+    case BasicType::float_: return "float";
+    case BasicType::double_: return "double";
+    case BasicType::long_double: return "long double";
+    case BasicType::char_: return "char";
+    case BasicType::wchar: return "char16_t";
+    case BasicType::boolean: return "bool";
+    case BasicType::octet: return "std::uint8_t";
+    case BasicType::any: return "::switchyard::any";
+    case BasicType::object: return "::switchyard::object_ref";
+    case BasicType::type_code: return "::switchyard::type_code";
+    case BasicType::value_base: return "/* ValueBase is not supported */ void";
+    case BasicType::void_: return "void";
+  }
+  return "void";
+}
+
+std::string type_name(const TypeSpec& type) {
+  switch (type.kind) {
+    case TypeKind::basic: return basic_name(type.basic);
+    case TypeKind::string: return "std::string";
+    case TypeKind::wstring: return "std::u16string";
+    case TypeKind::sequence: return "std::vector<" + type_name(*type.element) + ">";
+    case TypeKind::fixed: return "/* fixed is not supported */ long double";
+    case TypeKind::array: {
+      std::string t = type_name(*type.element);
+      for (auto it = type.dimensions.rbegin(); it != type.dimensions.rend(); ++it)
+        t = "std::array<" + t + ", " + std::to_string(*it) + ">";
+      return t;
+    }
+    case TypeKind::named: {
+      const Declaration* d = target_of(type);
+      return d == nullptr ? "void" : qualified(*d);
+    }
+  }
+  return "void";
+}
+
+bool is_primitive(const TypeSpec& type) {
+  const TypeSpec& t = unalias(type);
+  if (t.kind == TypeKind::basic)
+    return t.basic != BasicType::any && t.basic != BasicType::object && t.basic != BasicType::type_code &&
+           t.basic != BasicType::value_base;
+  return t.kind == TypeKind::named && target_of(t) != nullptr && target_of(t)->kind == DeclKind::enum_;
+}
+
+bool is_octet_sequence(const TypeSpec& type) {
+  const TypeSpec& t = unalias(type);
+  if (t.kind != TypeKind::sequence) return false;
+  const TypeSpec& e = unalias(*t.element);
+  return e.kind == TypeKind::basic && e.basic == BasicType::octet;
+}
+
+std::string parameter_type(const TypeSpec& type, ParameterDirection direction) {
+  if (direction != ParameterDirection::in) return type_name(type) + "&";
+  if (is_primitive(type)) return type_name(type);
+  if (is_octet_sequence(type)) return "std::span<const std::uint8_t>";
+  return "const " + type_name(type) + "&";
+}
+
+std::string Requirements::condition() const {
+  if (any && object) return "SYIDL_HAVE_ANY && SYIDL_HAVE_OBJECT_IO";
+  if (any) return "SYIDL_HAVE_ANY";
+  if (object) return "SYIDL_HAVE_OBJECT_IO";
+  return "1";
+}
+
+namespace {
+
+Requirements requirements_impl(const TypeSpec& type, std::set<const Declaration*>& seen);
+
+Requirements declaration_requirements(const Declaration& d, std::set<const Declaration*>& seen) {
+  Requirements r;
+  if (!seen.insert(&d).second) return r;
+  switch (d.kind) {
+    case DeclKind::struct_:
+      for (const auto& m : static_cast<const Struct&>(d).members) r |= requirements_impl(*m->type, seen);
+      break;
+    case DeclKind::exception:
+      for (const auto& m : static_cast<const Exception&>(d).members) r |= requirements_impl(*m->type, seen);
+      break;
+    case DeclKind::union_: {
+      const auto& u = static_cast<const Union&>(d);
+      for (const auto& c : u.cases) r |= requirements_impl(*c.member->type, seen);
+      break;
+    }
+    case DeclKind::typedef_:
+      r |= requirements_impl(*static_cast<const Typedef&>(d).type, seen);
+      break;
+    case DeclKind::attribute:
+      r |= requirements_impl(*static_cast<const Attribute&>(d).type, seen);
+      break;
+    case DeclKind::operation: {
+      const auto& op = static_cast<const Operation&>(d);
+      r |= requirements_impl(*op.return_type, seen);
+      for (const auto& p : op.parameters) r |= requirements_impl(*p->type, seen);
+      for (const Exception* e : op.raises) r |= declaration_requirements(*e, seen);
+      break;
+    }
+    default:
+      break;
+  }
+  return r;
+}
+
+Requirements requirements_impl(const TypeSpec& type, std::set<const Declaration*>& seen) {
+  Requirements r;
+  switch (type.kind) {
+    case TypeKind::basic:
+      if (type.basic == BasicType::any || type.basic == BasicType::type_code) r.any = true;
+      if (type.basic == BasicType::object) r.object = true;
+      break;
+    case TypeKind::sequence:
+    case TypeKind::array:
+      r |= requirements_impl(*type.element, seen);
+      break;
+    case TypeKind::named: {
+      const Declaration* d = target_of(type);
+      if (d == nullptr) break;
+      if (d->kind == DeclKind::interface) r.object = true;
+      else r |= declaration_requirements(*d, seen);
+      break;
+    }
+    default:
+      break;
+  }
+  return r;
+}
+
+}  // namespace
+
+Requirements requirements_of(const TypeSpec& type) {
+  std::set<const Declaration*> seen;
+  return requirements_impl(type, seen);
+}
+
+Requirements requirements_of(const Declaration& declaration) {
+  std::set<const Declaration*> seen;
+  return declaration_requirements(declaration, seen);
+}
+
+bool is_bulk_primitive(BasicType b) {
+  switch (b) {
+    case BasicType::short_: case BasicType::long_: case BasicType::long_long:
+    case BasicType::unsigned_short: case BasicType::unsigned_long: case BasicType::unsigned_long_long:
+    case BasicType::float_: case BasicType::double_: case BasicType::char_: case BasicType::octet:
+      return true;
+    default:
+      return false;
+  }
+}
+
+static std::size_t basic_size(BasicType b) {
+  switch (b) {
+    case BasicType::short_: case BasicType::unsigned_short: case BasicType::wchar: return 2;
+    case BasicType::long_: case BasicType::unsigned_long: case BasicType::float_: return 4;
+    case BasicType::long_long: case BasicType::unsigned_long_long: case BasicType::double_: return 8;
+    case BasicType::long_double: return 16;
+    case BasicType::char_: case BasicType::boolean: case BasicType::octet: return 1;
+    default: return 4;
+  }
+}
+
+static std::size_t min_size_impl(const TypeSpec& type, int depth) {
+  if (depth > 64) return 0;
+  const TypeSpec& t = unalias(type);
+  switch (t.kind) {
+    case TypeKind::basic:
+      if (t.basic == BasicType::wchar) return 1;  // GIOP 1.2: an octet length first
+      return basic_size(t.basic);
+    case TypeKind::string: return 5;   // length and NUL
+    case TypeKind::wstring: return 4;  // GIOP 1.2: no NUL
+    case TypeKind::sequence: return 4;
+    case TypeKind::fixed: return 1;
+    case TypeKind::array: {
+      std::size_t n = min_size_impl(*t.element, depth + 1);
+      for (auto d : t.dimensions) n *= d;
+      return n;
+    }
+    case TypeKind::named: {
+      const Declaration* d = target_of(t);
+      if (d == nullptr) return 0;
+      std::size_t n = 0;
+      if (d->kind == DeclKind::struct_)
+        for (const auto& m : static_cast<const Struct*>(d)->members) n += min_size_impl(*m->type, depth + 1);
+      else if (d->kind == DeclKind::exception)
+        for (const auto& m : static_cast<const Exception*>(d)->members) n += min_size_impl(*m->type, depth + 1);
+      else if (d->kind == DeclKind::union_)
+        n = min_size_impl(*static_cast<const Union*>(d)->discriminator, depth + 1);
+      else
+        n = 4;  // enum, interface (an IOR is longer)
+      return n;
+    }
+  }
+  return 0;
+}
+
+std::size_t min_cdr_size(const TypeSpec& type) { return min_size_impl(type, 0); }
+
+namespace {
+
+constexpr std::size_t max_leaves = 64;
+
+bool flatten(const TypeSpec& type, const std::string& path, std::vector<Leaf>& leaves, int depth) {
+  if (depth > 16 || leaves.size() > max_leaves) return false;
+  const TypeSpec& t = unalias(type);
+  switch (t.kind) {
+    case TypeKind::basic:
+      if (t.basic == BasicType::boolean || is_bulk_primitive(t.basic)) {
+        leaves.push_back({path, t.basic, nullptr, basic_size(t.basic)});
+        return true;
+      }
+      return false;  // wchar (depends on the GIOP version), long double, any, Object
+    case TypeKind::array: {
+      std::size_t total = 1;
+      for (auto d : t.dimensions) total *= d;
+      if (total > max_leaves) return false;
+      std::vector<std::size_t> index(t.dimensions.size(), 0);
+      for (std::size_t k = 0; k < total; ++k) {
+        std::string p = path;
+        for (auto i : index) p += "[" + std::to_string(i) + "]";
+        if (!flatten(*t.element, p, leaves, depth + 1)) return false;
+        for (std::size_t d = index.size(); d-- > 0;) {
+          if (++index[d] < t.dimensions[d]) break;
+          index[d] = 0;
+        }
+      }
+      return true;
+    }
+    case TypeKind::named: {
+      const Declaration* d = target_of(t);
+      if (d == nullptr) return false;
+      if (d->kind == DeclKind::enum_) {
+        leaves.push_back({path, BasicType::unsigned_long, static_cast<const Enum*>(d), 4});
+        return true;
+      }
+      if (d->kind == DeclKind::struct_) {
+        for (const auto& m : static_cast<const Struct*>(d)->members)
+          if (!flatten(*m->type, path + "." + identifier(m->name), leaves, depth + 1)) return false;
+        return true;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::optional<FixedLayout> fixed_layout(const Struct& s) {
+  FixedLayout layout;
+  for (const auto& m : s.members)
+    if (!flatten(*m->type, "." + identifier(m->name), layout.leaves, 0)) return std::nullopt;
+  if (layout.leaves.empty() || layout.leaves.size() > max_leaves) return std::nullopt;
+  for (const Leaf& l : layout.leaves) layout.alignment = std::max(layout.alignment, l.size);
+  layout.first_alignment = layout.leaves.front().size;
+  for (std::size_t r = 0; r < layout.alignment; r += layout.first_alignment) {
+    Placement p;
+    p.residue = r;
+    std::size_t pos = r;
+    for (const Leaf& l : layout.leaves) {
+      pos += (l.size - pos % l.size) % l.size;
+      p.offsets.push_back(pos - r);
+      pos += l.size;
+    }
+    p.size = pos - r;
+    layout.max_size = std::max(layout.max_size, p.size);
+    layout.placements.push_back(std::move(p));
+  }
+  // Native layout with alignment = size for every leaf: equal to CDR at residue 0 by construction
+  // of both rules; what differs is the trailing padding (sizeof rounds up to the alignment) and
+  // whether every leaf may be copied unchecked.
+  bool flat = true;
+  for (const Leaf& l : layout.leaves) {
+    if (l.basic == BasicType::boolean || l.enumeration != nullptr) flat = false;
+    if (l.path.find_first_of("[", 0) != std::string::npos || l.path.find('.', 1) != std::string::npos)
+      flat = false;
+  }
+  const Placement& zero = layout.placements.front();
+  layout.memcpy_compatible = flat && zero.size % layout.alignment == 0;
+  return layout;
+}
+
+std::string label_literal(const TypeSpec& discriminator, const ConstValue& value) {
+  return constant_literal(discriminator, value);
+}
+
+std::string constant_literal(const TypeSpec& type, const ConstValue& value) {
+  const TypeSpec& t = unalias(type);
+  switch (value.kind) {
+    case ConstKind::integer:
+      if (t.kind == TypeKind::basic) return integer_literal(t, value);
+      return std::to_string(value.signed_integer);
+    case ConstKind::floating: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.21Lg", value.floating);
+      std::string text = buf;
+      if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+      if (t.kind == TypeKind::basic && t.basic == BasicType::float_) return "static_cast<float>(" + text + ")";
+      if (t.kind == TypeKind::basic && t.basic == BasicType::long_double) return text + "L";
+      return text;
+    }
+    case ConstKind::fixed:
+      return "/* fixed " + value.text + " */ " + value.text + "L";
+    case ConstKind::character:
+      return "static_cast<char>(" + std::to_string(value.character) + ")";
+    case ConstKind::wide_character:
+      return "static_cast<char16_t>(" + std::to_string(value.character) + ")";
+    case ConstKind::string:
+      return hex_escaped(value.text);
+    case ConstKind::wide_string: {
+      std::string out = "u\"";
+      for (char16_t c : utf16_of(value.text)) {
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
+          out += static_cast<char>(c);
+        } else {
+          char buf[12];
+          std::snprintf(buf, sizeof buf, "\\x%04x\"u\"", static_cast<unsigned>(c));
+          out += buf;
+        }
+      }
+      return out + "\"";
+    }
+    case ConstKind::boolean:
+      return value.boolean ? "true" : "false";
+    case ConstKind::enumerator:
+      if (value.enumerator != nullptr && value.enumerator->owner != nullptr)
+        return qualified(*value.enumerator->owner) + "::" + identifier(value.enumerator->name);
+      return "{}";
+    case ConstKind::none:
+      break;
+  }
+  return "{}";
+}
+
+}  // namespace switchyard::idl::cxx
