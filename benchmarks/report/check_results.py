@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The 'bench' suite's check: runs one sy-bench subcommand with --quick into a fresh folder, then
+checks what it wrote: files present, rows present, columns parse, figures positive, ratios finite.
+Never timings. Standard library only.
+
+Usage: check_results.py SY_BENCH OUT_DIR SUBCOMMAND [extra args...]
+"""
+import csv
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+REQUIRED = {
+    "demux": {"demux.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
+                            "samples", "mean_us", "median_us", "p99_us"]},
+    "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
+                                "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket"],
+                "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns"]},
+    "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "seconds",
+                          "mbps", "ratio_to_socket"]},
+}
+POSITIVE = {"samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
+            "total_bytes", "buffer_bytes"}
+FINITE = {"ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns", "operation_demux_ns",
+          "fixed_us", "per_byte_ns"}
+
+
+def fail(message):
+    print(f"check_results: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    sy_bench, out_dir, command = sys.argv[1], sys.argv[2], sys.argv[3]
+    shutil.rmtree(out_dir, ignore_errors=True)
+    run = subprocess.run([sy_bench, command, "--quick", "--out", out_dir] + sys.argv[4:], timeout=170)
+    if run.returncode != 0:
+        fail(f"sy-bench {command} exited with {run.returncode}")
+    for name, columns in REQUIRED[command].items():
+        path = os.path.join(out_dir, name)
+        if not os.path.exists(path):
+            fail(f"{name} missing")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        if not rows:
+            fail(f"{name} has no rows")
+        for c in columns:
+            if c not in rows[0]:
+                fail(f"{name} lacks column {c}")
+        for i, r in enumerate(rows, 2):
+            for c, v in r.items():
+                if c in POSITIVE:
+                    try:
+                        x = float(v)
+                    except ValueError:
+                        fail(f"{name}:{i}: {c}='{v}' is not a number")
+                    if not x > 0 or not math.isfinite(x):
+                        fail(f"{name}:{i}: {c}={v} is not positive")
+                elif c in FINITE and v != "":
+                    try:
+                        x = float(v)
+                    except ValueError:
+                        fail(f"{name}:{i}: {c}='{v}' is not a number")
+                    if not math.isfinite(x) or x < 0:
+                        fail(f"{name}:{i}: {c}={v} is not finite and non-negative")
+        print(f"check_results: {name}: {len(rows)} rows ok")
+    if command == "latency":
+        with open(os.path.join(out_dir, "latency.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        series = {r["series"] for r in rows}
+        for s in ("switchyard", "socket", "ace"):
+            if s not in series:
+                fail(f"latency.csv lacks the {s} series")
+        for r in rows:
+            if r["series"] != "socket" and r["ratio_to_socket"] == "":
+                fail(f"latency.csv: no ratio for {r['series']} {r['mode']} {r['type']} {r['units']}")
+    if command == "ttcp":
+        with open(os.path.join(out_dir, "ttcp.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        for s in ("switchyard", "socket", "ace"):
+            if s not in {r["series"] for r in rows}:
+                fail(f"ttcp.csv lacks the {s} series")
+    if not os.path.exists(os.path.join(out_dir, "summary.md")):
+        fail("summary.md missing")
+    print("check_results: ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+"""Draws sy-bench's plots and writes summary.md from the CSVs in a results folder.
+
+Usage: /usr/bin/python3 sy_bench_report.py DIR
+
+Reads whichever of demux.csv, whitebox.csv, latency.csv, latency_trends.csv, ttcp.csv exist.
+Plots need matplotlib (Debian's python3-matplotlib, Agg backend); without it the summary is
+still written and a note goes to stderr. Standard library otherwise.
+"""
+import csv
+import os
+import sys
+from collections import defaultdict
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except Exception:  # noqa: BLE001 - any import failure means no plots
+    plt = None
+
+STRATEGIES = ["linear", "dynamic", "perfect", "active"]
+INVOCATIONS = ["request-train", "round-robin", "random", "worst-case"]
+
+
+def read(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def num(text, default=None):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        lines.append("| " + " | ".join(str(x) for x in r) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def fmt(x, digits=2):
+    return "" if x is None else f"{x:.{digits}f}"
+
+
+# ---- demux ---------------------------------------------------------------------------------------
+
+def demux_section(out_dir, rows, white, pngs):
+    text = ["## Demultiplexing (latency paper, section 5.3, figures 31-32)\n"]
+    text.append("Median two-way latency of a parameterless call (us); one server per cell; "
+                "`demux_ns` is the server's servant + operation demultiplexing time per request "
+                "from its probes.\n")
+    pairs = []
+    for r in rows:
+        p = (r["servant_demux"], r["operation_demux"])
+        if p not in pairs:
+            pairs.append(p)
+    servants = sorted({int(r["servants"]) for r in rows})
+    operations = sorted({int(r["operations"]) for r in rows})
+    invocations = [i for i in INVOCATIONS if any(r["invocation"] == i for r in rows)]
+    cell = {(r["servant_demux"], r["operation_demux"], int(r["servants"]), int(r["operations"]),
+             r["invocation"]): r for r in rows}
+    for inv in invocations:
+        text.append(f"\n### {inv}\n")
+        header = ["strategy (servant/operation)", "operations"] + [f"{n} servants" for n in servants]
+        table = []
+        for p in pairs:
+            for k in operations:
+                line = [f"{p[0]}/{p[1]}", k]
+                for n in servants:
+                    r = cell.get((p[0], p[1], n, k, inv))
+                    if r is None:
+                        line.append("")
+                        continue
+                    d = num(r.get("demux_ns"))
+                    line.append(fmt(num(r["median_us"])) + (f" ({d:.0f} ns)" if d is not None else ""))
+                table.append(line)
+        text.append(md_table(header, table))
+    # Scaling: largest cell over the smallest, per strategy and invocation.
+    if servants and operations:
+        lo, hi = (servants[0], operations[0]), (servants[-1], operations[-1])
+        text.append(f"\n### Growth: {hi[0]} servants x {hi[1]} operations over {lo[0]} x {lo[1]} "
+                    "(median latency; demux ns)\n")
+        table = []
+        for p in pairs:
+            for inv in invocations:
+                a = cell.get((p[0], p[1], lo[0], lo[1], inv))
+                b = cell.get((p[0], p[1], hi[0], hi[1], inv))
+                if not a or not b:
+                    continue
+                ratio = num(b["median_us"]) / num(a["median_us"]) if num(a["median_us"]) else None
+                table.append([f"{p[0]}/{p[1]}", inv, fmt(num(a["median_us"])), fmt(num(b["median_us"])),
+                              fmt(ratio, 3), a.get("demux_ns", ""), b.get("demux_ns", "")])
+        text.append(md_table(["strategy", "invocation", "median us (small)", "median us (large)",
+                              "ratio", "demux ns (small)", "demux ns (large)"], table))
+    if white:
+        text.append("\n### Whitebox: server layers per request at the largest cell, worst case "
+                    "(like tables 1-2 of the latency paper)\n")
+        text.append("`marshal` holds the skeleton's whole time (demarshal, upcall and reply) until "
+                    "skeletons time their own phases; `write` includes time the server waits for "
+                    "the CPU when both processes share one.\n")
+        layers = []
+        for w in white:
+            if w["layer"] not in layers:
+                layers.append(w["layer"])
+        wpairs = []
+        for w in white:
+            p = f"{w['servant_demux']}/{w['operation_demux']}"
+            if p not in wpairs:
+                wpairs.append(p)
+        by = defaultdict(float)
+        for w in white:
+            by[(f"{w['servant_demux']}/{w['operation_demux']}", w["layer"])] += num(w["mean_ns"], 0)
+        text.append(md_table(["layer (mean ns)"] + wpairs,
+                             [[l] + [fmt(by.get((p, l)), 1) for p in wpairs] for l in layers]))
+    if plt is not None:
+        for inv in invocations:
+            for metric, label, suffix in (("median_us", "median latency (us)", ""),
+                                          ("demux_ns", "server demux time (ns)", "_ns")):
+                if metric == "demux_ns" and not any(num(r.get("demux_ns")) is not None for r in rows):
+                    continue
+                fig, axes = plt.subplots(1, len(operations), figsize=(4.2 * len(operations), 3.6),
+                                         sharey=True, squeeze=False)
+                for ax, k in zip(axes[0], operations):
+                    for p in pairs:
+                        xs, ys = [], []
+                        for n in servants:
+                            r = cell.get((p[0], p[1], n, k, inv))
+                            if r and num(r.get(metric)) is not None:
+                                xs.append(n)
+                                ys.append(num(r[metric]))
+                        if xs:
+                            ax.plot(xs, ys, marker="o", label=f"{p[0]}/{p[1]}" if p[0] != p[1] else p[0])
+                    ax.set_title(f"{k} operation{'s' if k != 1 else ''}")
+                    ax.set_xlabel("servants")
+                    ax.grid(alpha=0.3)
+                axes[0][0].set_ylabel(label)
+                axes[0][-1].legend(fontsize=8)
+                figure = {"random": " (cf. figure 31)", "worst-case": " (cf. figure 32)"}.get(inv, "")
+                fig.suptitle(f"Demultiplexing, {inv} invocation{figure}")
+                fig.tight_layout()
+                name = f"demux_{inv}{suffix}.png"
+                fig.savefig(os.path.join(out_dir, name), dpi=90)
+                plt.close(fig)
+                pngs.append(name)
+    return "\n".join(text)
+
+
+# ---- latency -------------------------------------------------------------------------------------
+
+def latency_section(out_dir, rows, trends, pngs):
+    text = ["## Latency (latency paper 3.2; evaluation report's trend lines)\n"]
+    series = []
+    for r in rows:
+        if r["series"] not in series:
+            series.append(r["series"])
+    modes = [m for m in ("twoway", "oneway") if any(r["mode"] == m for r in rows)]
+    key = {(r["series"], r["mode"], r["type"], int(r["units"])): r for r in rows}
+    for mode in modes:
+        text.append(f"\n### {mode}: mean us (ratio to socket)\n")
+        cases = []
+        for r in rows:
+            c = (r["type"], int(r["units"]))
+            if r["mode"] == mode and c not in cases:
+                cases.append(c)
+        table = []
+        for t, u in cases:
+            line = [t, u]
+            for s in series:
+                r = key.get((s, mode, t, u))
+                if not r:
+                    line.append("")
+                    continue
+                ratio = num(r.get("ratio_to_socket"))
+                line.append(fmt(num(r["mean_us"])) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+            table.append(line)
+        text.append(md_table(["type", "units"] + series, table))
+    if trends:
+        text.append("\n### Trend lines: mean us = fixed + per_byte * bytes (least squares)\n")
+        text.append(md_table(["series", "mode", "type", "fixed us", "ns per byte", "points",
+                              "fixed / socket", "per byte / socket"],
+                             [[t["series"], t["mode"], t["type"], fmt(num(t["fixed_us"]), 3),
+                               fmt(num(t["per_byte_ns"]), 4), t["points"], t.get("fixed_ratio_to_socket", ""),
+                               t.get("per_byte_ratio_to_socket", "")] for t in trends]))
+    if plt is not None:
+        types = []
+        for r in rows:
+            if r["type"] != "none" and r["type"] not in types:
+                types.append(r["type"])
+        for mode in modes:
+            if not types:
+                break
+            cols = min(3, len(types))
+            nrows = (len(types) + cols - 1) // cols
+            fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.4 * nrows), squeeze=False)
+            for i, t in enumerate(types):
+                ax = axes[i // cols][i % cols]
+                for s in series:
+                    pts = sorted((int(r["bytes"]), num(r["mean_us"])) for r in rows
+                                 if r["series"] == s and r["mode"] == mode and r["type"] == t)
+                    if pts:
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=s)
+                ax.set_title(t)
+                ax.set_xscale("log", base=2)
+                ax.set_xlabel("bytes of data")
+                ax.set_ylabel("mean us")
+                ax.grid(alpha=0.3)
+                ax.legend(fontsize=7)
+            for j in range(len(types), nrows * cols):
+                axes[j // cols][j % cols].axis("off")
+            fig.suptitle(f"Latency, {mode}")
+            fig.tight_layout()
+            name = f"latency_{mode}.png"
+            fig.savefig(os.path.join(out_dir, name), dpi=90)
+            plt.close(fig)
+            pngs.append(name)
+    return "\n".join(text)
+
+
+# ---- ttcp ----------------------------------------------------------------------------------------
+
+def ttcp_section(out_dir, rows, pngs):
+    text = ["## Throughput: TTCP (throughput paper)\n"]
+    series = []
+    for r in rows:
+        if r["series"] not in series:
+            series.append(r["series"])
+    queues = []
+    for r in rows:
+        if r["socket_queue_bytes"] not in queues:
+            queues.append(r["socket_queue_bytes"])
+    types = []
+    for r in rows:
+        if r["type"] not in types:
+            types.append(r["type"])
+    key = {(r["series"], r["type"], int(r["buffer_bytes"]), r["socket_queue_bytes"]): r for r in rows}
+    buffers = sorted({int(r["buffer_bytes"]) for r in rows})
+    for q in queues:
+        qname = "OS default" if q in ("0", "default") else f"{int(q) // 1024} K"
+        text.append(f"\n### socket queue {qname}: Mbit/s (ratio to C sockets)\n")
+        table = []
+        for t in types:
+            for b in buffers:
+                line = [t, f"{b // 1024} K" if b >= 1024 else b]
+                present = False
+                for s in series:
+                    r = key.get((s, t, b, q))
+                    if not r:
+                        line.append("")
+                        continue
+                    present = True
+                    ratio = num(r.get("ratio_to_socket"))
+                    line.append(fmt(num(r["mbps"]), 0) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+                if present:
+                    table.append(line)
+        text.append(md_table(["type", "buffer"] + series, table))
+    if plt is not None and rows:
+        fig, axes = plt.subplots(len(queues), len(types), figsize=(4.0 * len(types), 3.2 * len(queues)),
+                                 squeeze=False)
+        for i, q in enumerate(queues):
+            for j, t in enumerate(types):
+                ax = axes[i][j]
+                for s in series:
+                    pts = sorted((int(r["buffer_bytes"]), num(r["mbps"])) for r in rows
+                                 if r["series"] == s and r["type"] == t and r["socket_queue_bytes"] == q)
+                    if pts:
+                        ax.plot([p[0] / 1024 for p in pts], [p[1] for p in pts], marker="o", label=s)
+                qname = "default" if q in ("0", "default") else f"{int(q) // 1024}K"
+                ax.set_title(f"{t}, queue {qname}", fontsize=9)
+                ax.set_xscale("log", base=2)
+                ax.set_xlabel("buffer KB")
+                ax.set_ylabel("Mbit/s")
+                ax.grid(alpha=0.3)
+                ax.legend(fontsize=7)
+        fig.suptitle("TTCP throughput (64 MB one-way)")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out_dir, "ttcp.png"), dpi=90)
+        plt.close(fig)
+        pngs.append("ttcp.png")
+    return "\n".join(text)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out_dir = sys.argv[1]
+    pngs = []
+    sections = []
+    demux = read(os.path.join(out_dir, "demux.csv"))
+    if demux:
+        sections.append(demux_section(out_dir, demux, read(os.path.join(out_dir, "whitebox.csv")), pngs))
+    latency = read(os.path.join(out_dir, "latency.csv"))
+    if latency:
+        sections.append(latency_section(out_dir, latency, read(os.path.join(out_dir, "latency_trends.csv")), pngs))
+    ttcp = read(os.path.join(out_dir, "ttcp.csv"))
+    if ttcp:
+        sections.append(ttcp_section(out_dir, ttcp, pngs))
+    if not sections:
+        print(f"report: no sy-bench CSV in {out_dir}", file=sys.stderr)
+        return 1
+    notes = []
+    meta = os.path.join(out_dir, "run.txt")
+    if os.path.exists(meta):
+        with open(meta) as f:
+            notes.append("```\n" + f.read().strip() + "\n```\n")
+    if plt is None:
+        print("report: matplotlib is missing (Debian: python3-matplotlib): summary.md only, no plots",
+              file=sys.stderr)
+        notes.append("(No plots: matplotlib was missing when this summary was written.)\n")
+    body = "# sy-bench results\n\n" + "".join(notes) + "\n" + "\n\n".join(sections)
+    if pngs:
+        body += "\n\n## Plots\n\n" + "\n".join(f"![{p}]({p})" for p in pngs) + "\n"
+    tmp = os.path.join(out_dir, "summary.md.tmp")
+    with open(tmp, "w") as f:
+        f.write(body)
+    os.replace(tmp, os.path.join(out_dir, "summary.md"))
+    print(f"report: {os.path.join(out_dir, 'summary.md')}" + (f" and {len(pngs)} plots" if pngs else ""),
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

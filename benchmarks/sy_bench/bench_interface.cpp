@@ -1,0 +1,243 @@
+#include "benchmarks/sy_bench/bench_interface.h"
+
+#include <array>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "switchyard/invocation.h"
+#include "switchyard/orb.h"
+#include "switchyard/server_request.h"
+
+namespace switchyard::bench {
+namespace {
+
+constexpr std::array<std::string_view, 7> type_names = {"none",   "octet", "short",    "long",
+                                                        "double", "char",  "binstruct"};
+
+// Demarshals a sequence of primitives into a buffer kept per thread: after the first request of
+// the largest size, no allocation.
+template <class T>
+std::size_t read_scalars(server_request& request) {
+  thread_local std::vector<T> buffer;
+  request.arguments().read_sequence(buffer);
+  return buffer.size();
+}
+
+std::size_t read_structs(server_request& request) {
+  thread_local std::vector<BinStruct> buffer;
+  auto& in = request.arguments();
+  std::uint32_t n = in.read_length(16);  // 16 octets of members at least; padding varies
+  buffer.resize(n);
+  for (auto& b : buffer) {
+    b.s = in.read_short();
+    b.c = in.read_char();
+    b.l = in.read_long();
+    b.o = in.read_octet();
+    b.d = in.read_double();
+  }
+  return n;
+}
+
+template <std::size_t (*Read)(server_request&)>
+void skeleton_sequence(servant& self, server_request& request) {
+  auto& target = static_cast<bench_servant&>(self);
+  target.elements += Read(request);
+  ++target.requests;
+}
+
+void skeleton_none(servant& self, server_request&) { ++static_cast<bench_servant&>(self).requests; }
+
+// The fixed part of the interface, in index order (see operation_indices).
+constexpr operation_info fixed_operations[] = {
+    {"sendStructSeq_2way", &skeleton_sequence<&read_structs>},
+    {"sendOctetSeq_2way", &skeleton_sequence<&read_scalars<std::uint8_t>>},
+    {"sendNoParams_2way", &skeleton_none},
+    {"sendNoParams_1way", &skeleton_none},
+    {"sendShortSeq_2way", &skeleton_sequence<&read_scalars<std::int16_t>>},
+    {"sendLongSeq_2way", &skeleton_sequence<&read_scalars<std::int32_t>>},
+    {"sendDoubleSeq_2way", &skeleton_sequence<&read_scalars<double>>},
+    {"sendCharSeq_2way", &skeleton_sequence<&read_scalars<char>>},
+    // The ttcp paper's one-way sends.
+    {"sendShortSeq", &skeleton_sequence<&read_scalars<std::int16_t>>},
+    {"sendLongSeq", &skeleton_sequence<&read_scalars<std::int32_t>>},
+    {"sendDoubleSeq", &skeleton_sequence<&read_scalars<double>>},
+    {"sendCharSeq", &skeleton_sequence<&read_scalars<char>>},
+    {"sendOctetSeq", &skeleton_sequence<&read_scalars<std::uint8_t>>},
+    {"sendStructSeq", &skeleton_sequence<&read_structs>},
+    {"start_timer", &skeleton_none},
+    {"stop_timer", &skeleton_none},
+};
+static_assert(std::size(fixed_operations) == operation_indices::first_demux_operation);
+
+constexpr std::string_view bench_ids[] = {"IDL:ttcp_sequence:1.0"};
+
+struct built_interface {
+  std::deque<std::string> names;  // stable addresses for the string_views
+  std::vector<operation_info> operations;
+  interface_info info;
+};
+
+std::uint32_t index_of(std::string_view name) noexcept {
+  for (std::uint32_t i = 0; i < std::size(fixed_operations); ++i)
+    if (fixed_operations[i].name == name) return i;
+  return no_operation_index;
+}
+
+}  // namespace
+
+std::string_view to_string(element_type type) noexcept { return type_names[static_cast<std::size_t>(type)]; }
+
+std::optional<element_type> parse_element_type(std::string_view name) noexcept {
+  if (name == "struct" || name == "BinStruct") return element_type::binstruct;
+  for (std::size_t i = 0; i < type_names.size(); ++i)
+    if (type_names[i] == name) return static_cast<element_type>(i);
+  return std::nullopt;
+}
+
+std::size_t element_bytes(element_type type) noexcept {
+  switch (type) {
+    case element_type::none: return 0;
+    case element_type::octet: return 1;
+    case element_type::char_: return 1;
+    case element_type::short_: return 2;
+    case element_type::long_: return 4;
+    case element_type::double_: return 8;
+    case element_type::binstruct: return 24;
+  }
+  return 0;
+}
+
+operation_ref send_operation(element_type type, bool twoway) noexcept {
+  std::string_view name;
+  switch (type) {
+    case element_type::none: name = twoway ? "sendNoParams_2way" : "sendNoParams_1way"; break;
+    case element_type::octet: name = twoway ? "sendOctetSeq_2way" : "sendOctetSeq"; break;
+    case element_type::short_: name = twoway ? "sendShortSeq_2way" : "sendShortSeq"; break;
+    case element_type::long_: name = twoway ? "sendLongSeq_2way" : "sendLongSeq"; break;
+    case element_type::double_: name = twoway ? "sendDoubleSeq_2way" : "sendDoubleSeq"; break;
+    case element_type::char_: name = twoway ? "sendCharSeq_2way" : "sendCharSeq"; break;
+    case element_type::binstruct: name = twoway ? "sendStructSeq_2way" : "sendStructSeq"; break;
+  }
+  return {name, index_of(name)};
+}
+
+std::string demux_operation_name(std::size_t i) { return "op_" + std::to_string(i); }
+
+const interface_info& bench_interface(std::size_t demux_operations) {
+  static std::mutex mutex;
+  static std::map<std::size_t, std::unique_ptr<built_interface>> built;
+  std::lock_guard lock(mutex);
+  auto& slot = built[demux_operations];
+  if (!slot) {
+    slot = std::make_unique<built_interface>();
+    slot->operations.assign(std::begin(fixed_operations), std::end(fixed_operations));
+    for (std::size_t i = 0; i < demux_operations; ++i) {
+      slot->names.push_back(demux_operation_name(i));
+      slot->operations.push_back({slot->names.back(), &skeleton_none});
+    }
+    slot->info = interface_info{bench_ids[0], bench_ids, slot->operations, nullptr};
+  }
+  return slot->info;
+}
+
+payload::payload(element_type type, std::size_t units) : type_(type), units_(type == element_type::none ? 0 : units) {
+  if (type_ == element_type::binstruct) {
+    structs_.resize(units_);
+    for (std::size_t i = 0; i < units_; ++i)
+      structs_[i] = {static_cast<std::int16_t>(i), 'x', static_cast<std::int32_t>(i * 7), 0x5a, i * 0.5};
+  } else {
+    scalars_.resize(units_ * element_bytes(type_));
+    for (std::size_t i = 0; i < scalars_.size(); ++i) scalars_[i] = static_cast<std::byte>(i * 31 + 7);
+  }
+}
+
+void payload::marshal(cdr::output_stream& out) const {
+  switch (type_) {
+    case element_type::none: return;
+    case element_type::octet:
+      out.write_sequence(reinterpret_cast<const std::uint8_t*>(scalars_.data()), units_);
+      return;
+    case element_type::char_:
+      out.write_sequence(reinterpret_cast<const char*>(scalars_.data()), units_);
+      return;
+    case element_type::short_:
+      out.write_sequence(reinterpret_cast<const std::int16_t*>(scalars_.data()), units_);
+      return;
+    case element_type::long_:
+      out.write_sequence(reinterpret_cast<const std::int32_t*>(scalars_.data()), units_);
+      return;
+    case element_type::double_:
+      out.write_sequence(reinterpret_cast<const double*>(scalars_.data()), units_);
+      return;
+    case element_type::binstruct:
+      out.write_ulong(static_cast<std::uint32_t>(units_));
+      for (const auto& b : structs_) {
+        out.write_short(b.s);
+        out.write_char(b.c);
+        out.write_long(b.l);
+        out.write_octet(b.o);
+        out.write_double(b.d);
+      }
+      return;
+  }
+}
+
+void send(const object_ref& target, const payload& data, bool twoway) {
+  auto op = send_operation(data.type(), twoway);
+  invocation call(target, op.name, op.index);
+  if (twoway) {
+    call.invoke([&](cdr::output_stream& args) { data.marshal(args); });
+  } else {
+    call.invoke_oneway([&](cdr::output_stream& args) { data.marshal(args); });
+  }
+}
+
+// ---- control ---------------------------------------------------------------------------------
+
+namespace {
+
+class control_servant final : public servant {
+ public:
+  explicit control_servant(std::weak_ptr<switchyard::orb> server_orb) : orb_(std::move(server_orb)) {}
+  const interface_info& _interface() const noexcept override { return info; }
+
+ private:
+  static void skeleton_instrumentation(servant& self, server_request& request) {
+    std::ostringstream text;
+    if (auto o = static_cast<control_servant&>(self).orb_.lock()) o->dump_instrumentation(text);
+    if (request.response_expected()) request.reply().write_string(text.str());
+  }
+  static void skeleton_shutdown(servant& self, server_request&) {
+    // From inside an upcall the ORB may not wait for requests in progress (this one).
+    if (auto o = static_cast<control_servant&>(self).orb_.lock()) o->shutdown(false);
+  }
+  static constexpr std::string_view ids[] = {"IDL:sy_bench/control:1.0"};
+  static constexpr operation_info operations[] = {
+      {"instrumentation", &skeleton_instrumentation},
+      {"shutdown", &skeleton_shutdown},
+  };
+  static constexpr interface_info info{ids[0], ids, operations, nullptr};
+
+  std::weak_ptr<switchyard::orb> orb_;
+};
+
+}  // namespace
+
+std::shared_ptr<servant> make_control_servant(std::weak_ptr<switchyard::orb> server_orb) {
+  return std::make_shared<control_servant>(std::move(server_orb));
+}
+
+std::string fetch_instrumentation(const object_ref& control) {
+  invocation call(control, "instrumentation", 0);
+  return call.invoke().read_string();
+}
+
+void request_shutdown(const object_ref& control) {
+  invocation call(control, "shutdown", 1);
+  call.invoke_oneway();
+}
+
+}  // namespace switchyard::bench

@@ -1,0 +1,183 @@
+#include "benchmarks/sy_bench/bench_server.h"
+
+#include <atomic>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "benchmarks/sy_bench/bench_interface.h"
+#include "switchyard/exception.h"
+#include "switchyard/orb.h"
+
+namespace switchyard::bench {
+namespace {
+
+struct served_objects {
+  std::vector<std::string> ttcp;
+  std::string control;
+};
+
+// Activates the servants and the control servant (in a child adapter of its own, so the
+// benchmark servants' map holds exactly `servants` entries).
+served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, std::size_t servants,
+                            std::size_t operations) {
+  served_objects objects;
+  auto& root = orb->root_adapter();
+  for (std::size_t i = 0; i < servants; ++i) {
+    auto ref = root.activate_with_id("ttcp_" + std::to_string(i), std::make_shared<bench_servant>(operations));
+    objects.ttcp.push_back(orb->object_to_string(ref));
+  }
+  auto& control_adapter = root.create_child("sy_bench_control");
+  objects.control = orb->object_to_string(control_adapter.activate(make_control_servant(orb)));
+  return objects;
+}
+
+void write_whole(const std::filesystem::path& path, const std::string& text) {
+  auto temporary = path;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+std::string ior_lines(const served_objects& objects) {
+  std::string text;
+  for (std::size_t i = 0; i < objects.ttcp.size(); ++i) text += "ttcp/" + std::to_string(i) + " " + objects.ttcp[i] + "\n";
+  text += "control " + objects.control + "\n";
+  return text;
+}
+
+bool has_listen_option(const std::vector<std::string>& args) {
+  for (auto& a : args)
+    if (a == "-ORBListenEndpoints" || a == "-ORBEndpoint") return true;
+  return false;
+}
+
+std::atomic<int> uiop_counter{0};
+
+}  // namespace
+
+std::vector<std::string> listen_arguments(const std::string& transport) {
+  if (transport == "uiop")
+    return {"-ORBListenEndpoints", "uiop:///tmp/sy-bench-" + std::to_string(getpid()) + "-" +
+                                       std::to_string(uiop_counter++) + ".sock"};
+  return {"-ORBListenEndpoints", "iiop://127.0.0.1:0"};
+}
+
+std::map<std::string, std::string> read_ior_lines(const std::vector<std::string>& lines) {
+  std::map<std::string, std::string> result;
+  for (auto& line : lines) {
+    auto space = line.find(' ');
+    if (space == std::string::npos) continue;
+    result[line.substr(0, space)] = line.substr(space + 1);
+  }
+  return result;
+}
+
+int server_main(std::vector<std::string> args) {
+  arg_parser parser(std::move(args));
+  auto ior_file = parser.value("--ior-file");
+  std::size_t servants = parser.number("--servants").value_or(1);
+  std::size_t operations = parser.number("--operations").value_or(0);
+  auto transport = parser.value("--transport").value_or("iiop");
+  parser.finish();
+  if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
+  if (operations > 100000) throw usage_error("--operations: expected 0..100000");
+
+  // Signals are taken by one thread with sigwait; every ORB thread inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto orb_args = parser.orb_args();
+  if (!has_listen_option(orb_args)) {
+    auto listen = listen_arguments(transport);
+    orb_args.insert(orb_args.end(), listen.begin(), listen.end());
+  }
+  auto orb = orb_init(orb_args);
+  auto objects = activate_all(orb, servants, operations);
+  if (ior_file) {
+    write_whole(*ior_file, ior_lines(objects));
+  } else {
+    std::cout << ior_lines(objects) << std::flush;
+  }
+
+  std::atomic<bool> finished{false};
+  std::thread signal_thread([&] {
+    int taken = 0;
+    sigwait(&stop_signals, &taken);
+    if (!finished.load()) orb->shutdown(true);
+  });
+  orb->run();
+  finished = true;
+  pthread_kill(signal_thread.native_handle(), SIGTERM);
+  signal_thread.join();
+  orb->destroy();
+  return 0;
+}
+
+bench_server::bench_server(const common_options& options, std::size_t servants, std::size_t operations,
+                           std::vector<std::string> orb_args, const std::filesystem::path& work_dir) {
+  std::vector<std::string> all = options.orb_args;
+  all.insert(all.end(), orb_args.begin(), orb_args.end());
+  if (!has_listen_option(all)) {
+    auto listen = listen_arguments(options.transport);
+    all.insert(all.end(), listen.begin(), listen.end());
+  }
+  if (options.collocated) {
+    local_orb_ = orb_init(all);
+    auto objects = activate_all(local_orb_, servants, operations);
+    ttcp_iors_ = objects.ttcp;
+    control_ior_ = objects.control;
+    local_thread_ = std::thread([orb = local_orb_] { orb->run(); });
+    return;
+  }
+  static std::atomic<int> counter{0};
+  ior_file_ = work_dir / ("server-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".ior");
+  std::filesystem::remove(ior_file_);
+  std::vector<std::string> argv = {self_path(), "server", "--ior-file", ior_file_.string(),
+                                   "--servants", std::to_string(servants), "--operations",
+                                   std::to_string(operations)};
+  argv.insert(argv.end(), all.begin(), all.end());
+  process_ = child_process::start(argv, true);
+  auto lines = wait_for_lines(ior_file_, servants + 1, process_, std::chrono::seconds(60));
+  auto named = read_ior_lines(lines);
+  for (std::size_t i = 0; i < servants; ++i) {
+    auto it = named.find("ttcp/" + std::to_string(i));
+    if (it == named.end()) throw std::runtime_error("server's IOR file lacks ttcp/" + std::to_string(i));
+    ttcp_iors_.push_back(it->second);
+  }
+  control_ior_ = named.at("control");
+}
+
+int bench_server::stop() {
+  int status = 0;
+  if (local_orb_) {
+    local_orb_->shutdown(true);
+    if (local_thread_.joinable()) local_thread_.join();
+    local_orb_.reset();
+  }
+  if (process_.running()) status = process_.stop();
+  if (!ior_file_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(ior_file_, ec);
+  }
+  return status;
+}
+
+bench_server::~bench_server() {
+  try {
+    stop();
+  } catch (...) {
+  }
+}
+
+}  // namespace switchyard::bench

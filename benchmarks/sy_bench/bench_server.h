@@ -1,0 +1,60 @@
+// `sy-bench server` and how the experiments start one: a separate process on loopback by default,
+// or (--collocated) an ORB serving in a thread of this process.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "benchmarks/sy_bench/driver_options.h"
+#include "benchmarks/sy_bench/process.h"
+#include "switchyard/object.h"
+
+namespace switchyard {
+class orb;
+}
+
+namespace switchyard::bench {
+
+// The `server` subcommand: serves until SIGTERM/SIGINT or the control servant's shutdown.
+int server_main(std::vector<std::string> args);
+
+// Reads "name IOR:..." lines.
+std::map<std::string, std::string> read_ior_lines(const std::vector<std::string>& lines);
+
+class bench_server {
+ public:
+  // Starts a server with `servants` ttcp servants of an interface with `operations` demux
+  // operations; `orb_args` go to the server ORB (after the common ones).
+  bench_server(const common_options& options, std::size_t servants, std::size_t operations,
+               std::vector<std::string> orb_args, const std::filesystem::path& work_dir);
+  ~bench_server();
+  bench_server(const bench_server&) = delete;
+  bench_server& operator=(const bench_server&) = delete;
+
+  // The references' strings, ttcp/0 first; the control servant's.
+  const std::vector<std::string>& ttcp_iors() const noexcept { return ttcp_iors_; }
+  const std::string& control_ior() const noexcept { return control_ior_; }
+  // In collocated mode, the server's ORB (the client uses it too); otherwise null.
+  const std::shared_ptr<switchyard::orb>& local_orb() const noexcept { return local_orb_; }
+
+  // Stops the server (process: SIGTERM; collocated: shutdown). Returns its exit status.
+  int stop();
+
+ private:
+  std::vector<std::string> ttcp_iors_;
+  std::string control_ior_;
+  child_process process_;
+  std::shared_ptr<switchyard::orb> local_orb_;
+  std::thread local_thread_;
+  std::filesystem::path ior_file_;
+};
+
+// The ORB arguments for a listener of `transport` ("iiop" or "uiop").
+std::vector<std::string> listen_arguments(const std::string& transport);
+
+}  // namespace switchyard::bench

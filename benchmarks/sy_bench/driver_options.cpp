@@ -1,0 +1,176 @@
+#include "benchmarks/sy_bench/driver_options.h"
+
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <stdexcept>
+
+namespace switchyard::bench {
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  while (true) {
+    auto at = text.find(separator);
+    auto one = text.substr(0, at);
+    if (!one.empty()) parts.emplace_back(one);
+    if (at == std::string_view::npos) break;
+    text.remove_prefix(at + 1);
+  }
+  return parts;
+}
+
+arg_parser::arg_parser(std::vector<std::string> args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].starts_with("-ORB")) {
+      args_.push_back(args[i]);
+      continue;
+    }
+    orb_args_.push_back(args[i]);
+    bool optional_value = args[i] == "-ORBInstrument";
+    if (i + 1 < args.size() && !args[i + 1].starts_with("-ORB") &&
+        (!optional_value || args[i + 1] == "0" || args[i + 1] == "1"))
+      orb_args_.push_back(args[++i]);
+  }
+}
+
+bool arg_parser::flag(std::string_view name) {
+  bool found = false;
+  for (auto it = args_.begin(); it != args_.end();) {
+    if (*it == name) {
+      found = true;
+      it = args_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return found;
+}
+
+std::optional<std::string> arg_parser::value(std::string_view name) {
+  std::optional<std::string> result;
+  for (std::size_t i = 0; i < args_.size();) {
+    std::string_view a = args_[i];
+    if (a == name) {
+      if (i + 1 >= args_.size()) throw usage_error(std::string(name) + " needs a value");
+      result = args_[i + 1];
+      args_.erase(args_.begin() + static_cast<long>(i), args_.begin() + static_cast<long>(i) + 2);
+    } else if (a.size() > name.size() && a.starts_with(name) && a[name.size()] == '=') {
+      result = std::string(a.substr(name.size() + 1));
+      args_.erase(args_.begin() + static_cast<long>(i));
+    } else {
+      ++i;
+    }
+  }
+  return result;
+}
+
+std::vector<std::string> arg_parser::list(std::string_view name, std::vector<std::string> fallback) {
+  auto v = value(name);
+  if (!v) return fallback;
+  auto parts = split(*v, ',');
+  if (parts.empty()) throw usage_error(std::string(name) + " needs at least one value");
+  return parts;
+}
+
+static std::size_t parse_size(std::string_view name, std::string_view text) {
+  std::size_t multiplier = 1;
+  if (!text.empty() && (text.back() == 'K' || text.back() == 'k')) multiplier = 1024, text.remove_suffix(1);
+  else if (!text.empty() && (text.back() == 'M' || text.back() == 'm')) multiplier = 1024 * 1024, text.remove_suffix(1);
+  std::size_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size())
+    throw usage_error(std::string(name) + ": expected a number, got '" + std::string(text) + "'");
+  return n * multiplier;
+}
+
+std::vector<std::size_t> arg_parser::number_list(std::string_view name, std::vector<std::size_t> fallback) {
+  auto v = value(name);
+  if (!v) return fallback;
+  std::vector<std::size_t> numbers;
+  for (auto& part : split(*v, ',')) numbers.push_back(parse_size(name, part));
+  if (numbers.empty()) throw usage_error(std::string(name) + " needs at least one value");
+  return numbers;
+}
+
+std::optional<std::size_t> arg_parser::number(std::string_view name) {
+  auto v = value(name);
+  if (!v) return std::nullopt;
+  return parse_size(name, *v);
+}
+
+std::vector<std::string> arg_parser::positionals() {
+  std::vector<std::string> result;
+  for (auto it = args_.begin(); it != args_.end();) {
+    if (!it->starts_with("--")) {
+      result.push_back(*it);
+      it = args_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return result;
+}
+
+void arg_parser::finish() {
+  if (!args_.empty()) throw usage_error("unknown argument '" + args_.front() + "'");
+}
+
+common_options parse_common(arg_parser& args) {
+  common_options options;
+  bool quick = args.flag("--quick");
+  bool paper = args.flag("--paper");
+  if (quick && paper) throw usage_error("--quick and --paper exclude each other");
+  options.size = quick ? preset::quick : paper ? preset::paper : preset::standard;
+  if (auto pin = args.value("--pin")) {
+    if (*pin == "same") options.pin = pin_mode::same;
+    else if (*pin == "split") options.pin = pin_mode::split;
+    else if (*pin == "none") options.pin = pin_mode::none;
+    else throw usage_error("--pin: expected same, split or none, got '" + *pin + "'");
+  }
+  if (auto transport = args.value("--transport")) {
+    if (*transport != "iiop" && *transport != "uiop")
+      throw usage_error("--transport: expected iiop or uiop, got '" + *transport + "'");
+    options.transport = *transport;
+  }
+  options.collocated = args.flag("--collocated");
+  auto out = args.value("--out");
+  options.out = out ? std::filesystem::path(*out) : default_out_dir();
+  options.orb_args = args.orb_args();
+  return options;
+}
+
+std::filesystem::path default_out_dir() {
+  char date[16] = "00000000";
+  std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  std::strftime(date, sizeof date, "%Y%m%d", &local);
+  std::string revision = "local";
+  if (FILE* git = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
+    char line[64] = {};
+    if (std::fgets(line, sizeof line, git) != nullptr) {
+      std::string text(line);
+      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+      if (!text.empty()) revision = text;
+    }
+    pclose(git);
+  }
+  return std::filesystem::path("results") / (std::string(date) + "-" + revision);
+}
+
+std::string_view to_string(preset p) noexcept {
+  switch (p) {
+    case preset::quick: return "quick";
+    case preset::standard: return "default";
+    case preset::paper: return "paper";
+  }
+  return "default";
+}
+
+std::string format_number(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
+
+}  // namespace switchyard::bench

@@ -1,0 +1,51 @@
+// sy-bench: the papers' experiments. `sy-bench help` lists the subcommands.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "benchmarks/sy_bench/bench_server.h"
+#include "benchmarks/sy_bench/driver_options.h"
+#include "benchmarks/sy_bench/experiments.h"
+
+namespace {
+
+constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB... options]
+  server  [--ior-file PATH] [--servants N] [--operations K] [--transport iiop|uiop]
+  demux   [--servants 1,100,...] [--operations 1,10,100] [--strategy linear,dynamic,perfect,active]
+          [--servant-demux ...] [--operation-demux ...] [--all-pairs]
+          [--invocation request-train,round-robin,random,worst-case] [--requests N] [--no-instrument]
+  latency [--mode twoway,oneway] [--types none,octet,short,long,double,char,binstruct] [--units 1,2,...,1024]
+          [--samples N] [--servants N] [--invocation ...] [--series switchyard,socket,ace,omniorb]
+  ttcp    [--types octet,...] [--buffers 1K,...,128K] [--queues 8K,64K,default] [--total-bytes 64M]
+          [--series switchyard,socket,ace,omniorb]
+  report  DIR
+every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << usage;
+    return args.empty() ? 2 : 0;
+  }
+  std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "server") return switchyard::bench::server_main(args);
+    if (command == "demux") return switchyard::bench::demux_main(args);
+    if (command == "latency") return switchyard::bench::latency_main(args);
+    if (command == "ttcp") return switchyard::bench::ttcp_main(args);
+    if (command == "report") return switchyard::bench::report_main(args);
+    std::cerr << "sy-bench: unknown subcommand '" << command << "'\n" << usage;
+    return 2;
+  } catch (const switchyard::bench::usage_error& e) {
+    std::cerr << "sy-bench " << command << ": " << e.what() << "\n" << usage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sy-bench " << command << ": " << e.what() << "\n";
+    return 1;
+  }
+}

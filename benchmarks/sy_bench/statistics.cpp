@@ -1,0 +1,50 @@
+#include "benchmarks/sy_bench/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace switchyard::bench {
+
+summary summarize(std::vector<double> samples) {
+  summary s;
+  s.samples = samples.size();
+  if (samples.empty()) return s;
+  s.first = samples.front();
+  s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+  double squares = 0;
+  for (double v : samples) squares += (v - s.mean) * (v - s.mean);
+  s.stddev = samples.size() > 1 ? std::sqrt(squares / static_cast<double>(samples.size() - 1)) : 0;
+  std::sort(samples.begin(), samples.end());
+  s.min = samples.front();
+  s.max = samples.back();
+  auto at = [&](double q) {
+    auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(samples.size()))) ;
+    return samples[std::min(samples.size() - 1, i == 0 ? 0 : i - 1)];
+  };
+  std::size_t n = samples.size();
+  s.median = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+  s.p99 = at(0.99);
+  return s;
+}
+
+trend_line fit_line(const std::vector<double>& x, const std::vector<double>& y) {
+  trend_line line;
+  line.points = std::min(x.size(), y.size());
+  if (line.points == 0) return line;
+  double n = static_cast<double>(line.points);
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < line.points; ++i) mx += x[i], my += y[i];
+  mx /= n;
+  my /= n;
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < line.points; ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+  }
+  line.per_unit = sxx > 0 ? sxy / sxx : 0;
+  line.fixed = my - line.per_unit * mx;
+  return line;
+}
+
+}  // namespace switchyard::bench
