@@ -162,7 +162,7 @@ def latency_section(out_dir, rows, trends, pngs):
     modes = [m for m in ("twoway", "oneway") if any(r["mode"] == m for r in rows)]
     key = {(r["series"], r["mode"], r["type"], int(r["units"])): r for r in rows}
     for mode in modes:
-        text.append(f"\n### {mode}: mean us (ratio to socket)\n")
+        text.append(f"\n### {mode}: median us (ratio to the socket median)\n")
         cases = []
         for r in rows:
             c = (r["type"], int(r["units"]))
@@ -177,11 +177,11 @@ def latency_section(out_dir, rows, trends, pngs):
                     line.append("")
                     continue
                 ratio = num(r.get("ratio_to_socket"))
-                line.append(fmt(num(r["mean_us"])) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+                line.append(fmt(num(r["median_us"])) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
             table.append(line)
         text.append(md_table(["type", "units"] + series, table))
     if trends:
-        text.append("\n### Trend lines: mean us = fixed + per_byte * bytes (least squares)\n")
+        text.append("\n### Trend lines: median us = fixed + per_byte * bytes (least squares over the medians)\n")
         text.append(md_table(["series", "mode", "type", "fixed us", "ns per byte", "points",
                               "fixed / socket", "per byte / socket"],
                              [[t["series"], t["mode"], t["type"], fmt(num(t["fixed_us"]), 3),
@@ -201,14 +201,14 @@ def latency_section(out_dir, rows, trends, pngs):
             for i, t in enumerate(types):
                 ax = axes[i // cols][i % cols]
                 for s in series:
-                    pts = sorted((int(r["bytes"]), num(r["mean_us"])) for r in rows
+                    pts = sorted((int(r["bytes"]), num(r["median_us"])) for r in rows
                                  if r["series"] == s and r["mode"] == mode and r["type"] == t)
                     if pts:
                         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=s)
                 ax.set_title(t)
                 ax.set_xscale("log", base=2)
                 ax.set_xlabel("bytes of data")
-                ax.set_ylabel("mean us")
+                ax.set_ylabel("median us")
                 ax.grid(alpha=0.3)
                 ax.legend(fontsize=7)
             for j in range(len(types), nrows * cols):

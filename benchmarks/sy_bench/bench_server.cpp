@@ -17,6 +17,7 @@ namespace {
 struct served_objects {
   std::vector<std::string> ttcp;
   std::string control;
+  std::string first_url;  // corbaloc: of ttcp/0, for the message-size relay (iiop only)
 };
 
 // Activates the servants and the control servant (in a child adapter of its own, so the
@@ -28,6 +29,13 @@ served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, std::si
   for (std::size_t i = 0; i < servants; ++i) {
     auto ref = root.activate_with_id("ttcp_" + std::to_string(i), std::make_shared<bench_servant>(operations));
     objects.ttcp.push_back(orb->object_to_string(ref));
+    if (i == 0) {
+      try {
+        objects.first_url = orb->object_to_url(ref);
+      } catch (const std::exception&) {
+        // not an IIOP endpoint: no URL line
+      }
+    }
   }
   auto& control_adapter = root.create_child("sy_bench_control");
   objects.control = orb->object_to_string(control_adapter.activate(make_control_servant(orb)));
@@ -49,6 +57,7 @@ std::string ior_lines(const served_objects& objects) {
   std::string text;
   for (std::size_t i = 0; i < objects.ttcp.size(); ++i) text += "ttcp/" + std::to_string(i) + " " + objects.ttcp[i] + "\n";
   text += "control " + objects.control + "\n";
+  if (!objects.first_url.empty()) text += "url/ttcp/0 " + objects.first_url + "\n";
   return text;
 }
 
@@ -137,6 +146,7 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
     auto objects = activate_all(local_orb_, servants, operations);
     ttcp_iors_ = objects.ttcp;
     control_ior_ = objects.control;
+    first_url_ = objects.first_url;
     local_thread_ = std::thread([orb = local_orb_] { orb->run(); });
     return;
   }
@@ -156,6 +166,7 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
     ttcp_iors_.push_back(it->second);
   }
   control_ior_ = named.at("control");
+  if (auto it = named.find("url/ttcp/0"); it != named.end()) first_url_ = it->second;
 }
 
 int bench_server::stop() {

@@ -39,6 +39,8 @@ class bench_server {
   // The references' strings, ttcp/0 first; the control servant's.
   const std::vector<std::string>& ttcp_iors() const noexcept { return ttcp_iors_; }
   const std::string& control_ior() const noexcept { return control_ior_; }
+  // "corbaloc:iiop:1.2@127.0.0.1:port/key" of ttcp/0 (empty for other transports).
+  const std::string& first_url() const noexcept { return first_url_; }
   // In collocated mode, the server's ORB (the client uses it too); otherwise null.
   const std::shared_ptr<switchyard::orb>& local_orb() const noexcept { return local_orb_; }
 
@@ -48,6 +50,7 @@ class bench_server {
  private:
   std::vector<std::string> ttcp_iors_;
   std::string control_ior_;
+  std::string first_url_;
   child_process process_;
   std::shared_ptr<switchyard::orb> local_orb_;
   std::thread local_thread_;

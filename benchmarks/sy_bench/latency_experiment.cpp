@@ -1,6 +1,298 @@
-#include "benchmarks/sy_bench/driver_options.h"
+// `sy-bench latency`: one-way and two-way latency of sends of sequences (octet, short, long,
+// double, char, BinStruct; 1..1024 units) and of the parameterless call, for our ORB, the C
+// sockets and ACE baselines (sending exactly as many bytes as our ORB's request and reply, counted
+// by a relay), and omniORB when its peers are built. Trend lines per series and type (least
+// squares over medians: time = fixed + per byte * bytes), as the evaluation report's tables 1-6.
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "benchmarks/sy_bench/bench_interface.h"
+#include "benchmarks/sy_bench/bench_server.h"
+#include "benchmarks/sy_bench/csv_table.h"
 #include "benchmarks/sy_bench/experiments.h"
+#include "benchmarks/sy_bench/peer_tools.h"
+#include "benchmarks/sy_bench/statistics.h"
+#include "switchyard/invocation.h"
+#include "switchyard/orb.h"
 
 namespace switchyard::bench {
-int latency_main(std::vector<std::string>) { throw usage_error("latency: not yet"); }
+namespace {
+
+struct latency_case {
+  bool twoway;
+  element_type type;
+  std::size_t units;
+};
+
+struct message_sizes {
+  std::uint64_t request = 0, reply = 0;
+};
+
+struct result_row {
+  std::string series;
+  latency_case c;
+  message_sizes sizes;
+  summary stats;
+};
+
+std::string mode_name(bool twoway) { return twoway ? "twoway" : "oneway"; }
+
+// Waits (bounded) until the relay has seen `n` more bytes toward the server than `base`.
+void wait_for_bytes(const byte_counting_relay& relay, std::uint64_t at_least) {
+  for (int i = 0; i < 2000 && relay.to_server() < at_least; ++i)
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+}
+
+// Our ORB's request and reply sizes for each case, counted on the wire through a relay: the second
+// call of each case (the first on a connection may carry more service contexts).
+std::map<std::tuple<bool, element_type, std::size_t>, message_sizes> measure_sizes(
+    const common_options& common, const std::vector<latency_case>& cases, const std::shared_ptr<orb>& client) {
+  common_options iiop = common;
+  iiop.transport = "iiop";
+  iiop.collocated = false;
+  bench_server server(iiop, 1, 0, {}, common.out);
+  const std::string& url = server.first_url();
+  auto at = url.find('@');
+  auto colon = url.find(':', at);
+  auto slash = url.find('/', at);
+  if (at == std::string::npos || colon == std::string::npos || slash == std::string::npos)
+    throw std::runtime_error("cannot read the server's corbaloc URL '" + url + "'");
+  int port = std::stoi(url.substr(colon + 1, slash - colon - 1));
+  byte_counting_relay relay(port);
+  auto target = client->string_to_object(url.substr(0, colon + 1) + std::to_string(relay.port()) + url.substr(slash));
+  payload none(element_type::none, 0);
+  send(target, none, true);
+  auto before = std::pair(relay.to_server(), relay.to_client());
+  send(target, none, true);
+  message_sizes null_call{relay.to_server() - before.first, relay.to_client() - before.second};
+  std::map<std::tuple<bool, element_type, std::size_t>, message_sizes> sizes;
+  for (auto& c : cases) {
+    payload data(c.type, c.units);
+    send(target, data, c.twoway);
+    if (!c.twoway) send(target, none, true);
+    auto start = std::pair(relay.to_server(), relay.to_client());
+    send(target, data, c.twoway);
+    if (!c.twoway) send(target, none, true);  // the one-way request is on the wire before this reply
+    wait_for_bytes(relay, start.first);
+    message_sizes s{relay.to_server() - start.first, relay.to_client() - start.second};
+    if (!c.twoway) {
+      s.request -= null_call.request;
+      s.reply -= null_call.reply;
+    }
+    sizes[{c.twoway, c.type, c.units}] = s;
+  }
+  return sizes;
+}
+
+// Which servant each sample calls (section 3.7), for --servants > 1.
+std::vector<std::uint32_t> targets_for(const std::string& invocation, std::size_t servants, std::size_t samples,
+                                       std::mt19937& random) {
+  std::vector<std::uint32_t> order(samples);
+  std::size_t per_servant = std::max<std::size_t>(1, samples / servants);
+  std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(servants - 1));
+  for (std::size_t i = 0; i < samples; ++i) {
+    if (invocation == "request-train") order[i] = static_cast<std::uint32_t>(std::min(servants - 1, i / per_servant));
+    else if (invocation == "round-robin") order[i] = static_cast<std::uint32_t>(i % servants);
+    else if (invocation == "random") order[i] = pick(random);
+    else order[i] = static_cast<std::uint32_t>(servants - 1);
+  }
+  return order;
+}
+
+std::string omni_type(element_type t) {
+  switch (t) {
+    case element_type::none: return "none";
+    case element_type::octet: return "octet";
+    case element_type::binstruct: return "binstruct";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+int latency_main(std::vector<std::string> args) {
+  arg_parser parser(std::move(args));
+  auto common = parse_common(parser);
+  bool quick = common.size == preset::quick;
+  auto modes = parser.list("--mode", quick ? std::vector<std::string>{"twoway"} : std::vector<std::string>{"twoway", "oneway"});
+  auto type_names = parser.list("--types", quick ? std::vector<std::string>{"octet", "binstruct"}
+                                                 : std::vector<std::string>{"octet", "short", "long", "double", "char", "binstruct"});
+  auto units = parser.number_list("--units", quick ? std::vector<std::size_t>{1, 1024}
+                                                   : std::vector<std::size_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
+  // Samples per case (docs/experiments.md): 2000 in the default (the whole run takes about a
+  // minute), 10000 with --paper, 300 with --quick; after a warm-up of a tenth.
+  std::size_t samples = parser.number("--samples").value_or(quick ? 300 : common.size == preset::paper ? 10000 : 2000);
+  std::size_t warmup = std::max<std::size_t>(20, samples / 10);
+  std::size_t servants = parser.number("--servants").value_or(1);
+  auto invocation_name = parser.value("--invocation").value_or("request-train");
+  auto series = parser.list("--series", {"switchyard", "socket", "ace", "omniorb"});
+  parser.finish();
+  if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
+  if (samples == 0) throw usage_error("--samples: at least 1");
+  static const std::vector<std::string> invocations = {"request-train", "round-robin", "random", "worst-case"};
+  if (std::find(invocations.begin(), invocations.end(), invocation_name) == invocations.end())
+    throw usage_error("--invocation: unknown value '" + invocation_name + "'");
+  std::vector<latency_case> cases;
+  for (auto& m : modes) {
+    if (m != "twoway" && m != "oneway") throw usage_error("--mode: expected twoway or oneway");
+    cases.push_back({m == "twoway", element_type::none, 0});
+    for (auto& t : type_names) {
+      auto type = parse_element_type(t);
+      if (!type || *type == element_type::none) throw usage_error("--types: unknown type '" + t + "'");
+      for (auto u : units) {
+        if (u == 0 || u > (1u << 20)) throw usage_error("--units: expected 1..1048576");
+        cases.push_back({m == "twoway", *type, u});
+      }
+    }
+  }
+  auto wants = [&](const char* s) { return std::find(series.begin(), series.end(), s) != series.end(); };
+
+  std::filesystem::create_directories(common.out);
+  std::cerr << "latency: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
+            << cases.size() << " cases x " << samples << " samples, out " << common.out.string() << "\n";
+  auto client = orb_init(common.orb_args);
+  auto sizes = measure_sizes(common, cases, client);
+  std::vector<result_row> results;
+
+  if (wants("switchyard")) {
+    bench_server server(common, servants, 0, {"-ORBInstrument", "0"}, common.out);
+    auto& orb = server.local_orb() ? server.local_orb() : client;
+    std::vector<object_ref> targets;
+    for (auto& ior : server.ttcp_iors()) targets.push_back(orb->string_to_object(ior));
+    payload none(element_type::none, 0);
+    for (auto& t : targets) send(t, none, true);
+    std::mt19937 random(7);
+    for (auto& c : cases) {
+      payload data(c.type, c.units);
+      auto order = targets_for(invocation_name, servants, samples, random);
+      for (std::size_t i = 0; i < warmup; ++i) send(targets[order[i % order.size()]], data, c.twoway);
+      std::vector<double> us(samples);
+      for (std::size_t i = 0; i < samples; ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        send(targets[order[i]], data, c.twoway);
+        us[i] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      }
+      if (!c.twoway) send(targets[0], none, true);  // drain before the next case
+      results.push_back({"switchyard", c, sizes[{c.twoway, c.type, c.units}], summarize(us)});
+      std::cerr << "latency switchyard " << mode_name(c.twoway) << " " << to_string(c.type) << " x" << c.units
+                << ": mean " << format_number(results.back().stats.mean, 2) << " us\n";
+    }
+    server.stop();
+  }
+
+  for (const char* baseline : {"socket", "ace"}) {
+    if (!wants(baseline)) continue;
+    auto program = built_tool(std::string("baselines/") + baseline + "_baseline");
+    if (!program) {
+      std::cerr << "latency: " << baseline << "_baseline not built: no " << baseline << " series\n";
+      continue;
+    }
+    baseline_server server(*program, common.out, 0);
+    auto samples_file = common.out / (std::string(".samples-") + baseline);
+    for (auto& c : cases) {
+      auto s = sizes[{c.twoway, c.type, c.units}];
+      run_client({program->string(), "latency", "--port", std::to_string(server.port()), "--request-bytes",
+                  std::to_string(s.request), "--reply-bytes", std::to_string(c.twoway ? s.reply : 0), "--samples",
+                  std::to_string(samples), "--warmup", std::to_string(warmup), "--samples-out", samples_file.string()},
+                 common.out);
+      results.push_back({baseline, c, s, summarize(read_samples_us(samples_file))});
+      std::cerr << "latency " << baseline << " " << mode_name(c.twoway) << " " << to_string(c.type) << " x"
+                << c.units << ": mean " << format_number(results.back().stats.mean, 2) << " us\n";
+    }
+    std::filesystem::remove(samples_file);
+  }
+
+  if (wants("omniorb")) {
+    auto server_program = built_tool("peers/omni_bench_server");
+    auto client_program = built_tool("peers/omni_bench_client");
+    if (!server_program || !client_program) {
+      std::cerr << "latency: omniORB peers not built: no omniorb series\n";
+    } else {
+      try {
+        omni_server server(*server_program, common.out, 1, 0);
+        auto samples_file = common.out / ".samples-omniorb";
+        for (auto& c : cases) {
+          auto type = omni_type(c.type);
+          if (type.empty()) continue;  // the published ttcp_sequence has octets and BinStructs only
+          try {
+            run_client({client_program->string(), "--ior-file", server.ior_file().string(), "--object", "ttcp/0",
+                        "latency", "--mode", mode_name(c.twoway), "--type", type, "--units",
+                        std::to_string(std::max<std::size_t>(c.units, 1)), "--samples", std::to_string(samples),
+                        "--warmup", std::to_string(warmup), "--samples-out", samples_file.string()},
+                       common.out);
+          } catch (const std::exception& e) {
+            std::cerr << "latency omniorb " << mode_name(c.twoway) << " " << type << ": " << e.what() << "\n";
+            continue;
+          }
+          results.push_back({"omniorb", c, sizes[{c.twoway, c.type, c.units}], summarize(read_samples_us(samples_file))});
+          std::cerr << "latency omniorb " << mode_name(c.twoway) << " " << type << " x" << c.units << ": mean "
+                    << format_number(results.back().stats.mean, 2) << " us\n";
+        }
+        std::filesystem::remove(samples_file);
+      } catch (const std::exception& e) {
+        std::cerr << "latency: omniorb series skipped: " << e.what() << "\n";
+      }
+    }
+  }
+  client->destroy();
+
+  // Tables: ratio to the socket's mean for the same case, trend lines per series, mode and type.
+  std::map<std::tuple<bool, element_type, std::size_t>, double> socket_mean;
+  // Ratios and trend lines use medians: on a shared 2-vCPU machine a few scheduler stalls of
+  // milliseconds move a mean by more than the differences we measure (the means are in the CSV).
+  for (auto& r : results)
+    if (r.series == "socket") socket_mean[{r.c.twoway, r.c.type, r.c.units}] = r.stats.median;
+  csv_table table;
+  table.columns = {"series", "mode", "type", "units", "bytes", "request_bytes", "reply_bytes", "servants",
+                   "invocation", "samples", "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "min_us",
+                   "ratio_to_socket"};
+  for (auto& r : results) {
+    auto it = socket_mean.find({r.c.twoway, r.c.type, r.c.units});
+    std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.stats.median / it->second, 3) : "";
+    std::size_t bytes = std::max<std::size_t>(1, r.c.units) * element_bytes(r.c.type);
+    table.add({r.series, mode_name(r.c.twoway), std::string(to_string(r.c.type)), std::to_string(r.c.units),
+               std::to_string(bytes), std::to_string(r.sizes.request), std::to_string(r.c.twoway ? r.sizes.reply : 0),
+               std::to_string(r.series == "switchyard" ? servants : 1), invocation_name,
+               std::to_string(r.stats.samples), format_number(r.stats.mean), format_number(r.stats.median),
+               format_number(r.stats.p99), format_number(r.stats.stddev), format_number(r.stats.first),
+               format_number(r.stats.min), ratio});
+  }
+  table.write(common.out / "latency.csv");
+
+  csv_table trends;
+  trends.columns = {"series", "mode", "type", "fixed_us", "per_byte_ns", "points", "fixed_ratio_to_socket",
+                    "per_byte_ratio_to_socket"};
+  std::map<std::tuple<std::string, bool, element_type>, std::pair<std::vector<double>, std::vector<double>>> points;
+  for (auto& r : results) {
+    if (r.c.type == element_type::none) continue;
+    auto& p = points[{r.series, r.c.twoway, r.c.type}];
+    p.first.push_back(static_cast<double>(r.c.units * element_bytes(r.c.type)));
+    p.second.push_back(r.stats.median);
+  }
+  std::map<std::pair<bool, element_type>, trend_line> socket_lines;
+  for (auto& [key, p] : points)
+    if (std::get<0>(key) == "socket") socket_lines[{std::get<1>(key), std::get<2>(key)}] = fit_line(p.first, p.second);
+  for (auto& [key, p] : points) {
+    if (p.first.size() < 2) continue;
+    auto line = fit_line(p.first, p.second);
+    auto socket = socket_lines.find({std::get<1>(key), std::get<2>(key)});
+    std::string fixed_ratio, byte_ratio;
+    if (socket != socket_lines.end()) {
+      if (socket->second.fixed > 0) fixed_ratio = format_number(line.fixed / socket->second.fixed, 3);
+      if (socket->second.per_unit > 0 && line.per_unit >= 0)
+        byte_ratio = format_number(line.per_unit / socket->second.per_unit, 3);
+    }
+    trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::string(to_string(std::get<2>(key))),
+                format_number(line.fixed, 4), format_number(line.per_unit * 1000.0, 4), std::to_string(line.points),
+                fixed_ratio, byte_ratio});
+  }
+  trends.write(common.out / "latency_trends.csv");
+  std::cerr << "latency: " << table.rows.size() << " rows -> " << (common.out / "latency.csv").string() << "\n";
+  run_report(common.out);
+  return 0;
+}
+
 }  // namespace switchyard::bench

@@ -1,0 +1,76 @@
+// The other programs an experiment runs beside the ORB: the baselines (benchmarks/baselines), the
+// omniORB peers (benchmarks/peers), and a relay that counts the bytes of the ORB's messages so the
+// socket baseline sends exactly as many.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "benchmarks/sy_bench/process.h"
+
+namespace switchyard::bench {
+
+// A program built beside sy-bench ("baselines/socket_baseline"), if it exists.
+std::optional<std::filesystem::path> built_tool(const std::string& relative);
+
+// A baseline server (`<baseline> server --port-file F [--socket-queue Q]`), stopped on destruction.
+class baseline_server {
+ public:
+  baseline_server(const std::filesystem::path& program, const std::filesystem::path& work_dir, std::size_t socket_queue);
+  int port() const noexcept { return port_; }
+
+ private:
+  child_process process_;
+  int port_ = 0;
+};
+
+// omni_bench_server --ior-file F [--servants N]: its lines by name ("ttcp/0" -> IOR).
+class omni_server {
+ public:
+  omni_server(const std::filesystem::path& program, const std::filesystem::path& work_dir, std::size_t servants,
+              std::size_t socket_queue);
+  const std::filesystem::path& ior_file() const noexcept { return ior_file_; }
+
+ private:
+  child_process process_;
+  std::filesystem::path ior_file_;
+};
+
+// Runs a client to completion (at most `timeout`); its stdout. Raises std::runtime_error naming
+// the program when it fails.
+std::string run_client(const std::vector<std::string>& argv, const std::filesystem::path& work_dir,
+                       std::chrono::seconds timeout = std::chrono::seconds(300));
+
+// One number per line (nanoseconds) as microseconds.
+std::vector<double> read_samples_us(const std::filesystem::path& path);
+
+// "seconds=<f> bytes=<n>" -> seconds.
+std::optional<double> parse_seconds(const std::string& output);
+
+// A loopback TCP relay that forwards one connection to `upstream_port` and counts bytes each way.
+class byte_counting_relay {
+ public:
+  explicit byte_counting_relay(int upstream_port);
+  ~byte_counting_relay();
+  int port() const noexcept { return port_; }
+  std::uint64_t to_server() const noexcept { return to_server_.load(); }
+  std::uint64_t to_client() const noexcept { return to_client_.load(); }
+
+ private:
+  void run();
+  int listener_ = -1;
+  int port_ = 0;
+  int upstream_port_;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> to_server_{0}, to_client_{0};
+  std::thread thread_;
+};
+
+}  // namespace switchyard::bench
