@@ -104,6 +104,8 @@ def main():
                                          "--socket-queue", "65536"]), 1048576)
             ok &= check_ttcp(run(base + ["ttcp", "--type", "binstruct", "--buffer-bytes", "8192",
                                          "--total-bytes", "1048576"]), 1048576)
+            ok &= check_ttcp(run(base + ["ttcp", "--type", "octet", "--buffer-bytes", "1000",
+                                         "--total-bytes", "100000", "--oneway"]), 100000)
             # Bad input: a clear error and a non-zero exit, never a hang.
             bad = run(base + ["latency", "--mode", "sideways", "--type", "none", "--samples", "1",
                               "--warmup", "0", "--samples-out", os.path.join(work, "x")])
