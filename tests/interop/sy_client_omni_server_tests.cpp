@@ -1,0 +1,414 @@
+// Our ORB's client against omniORB's server (omni_peer_server, started here as a child process on
+// loopback): ttcp_sequence through the hand-written stubs, Integrity::Echo through hand-written
+// invocations, the standard object operations, and the errors omniORB answers with, for every
+// GIOP version our client speaks and through corbaloc (omniORB's INS keys).
+//
+// OMNI_PEER_SERVER names the omni_peer_server executable (meson sets it when omniORB is found);
+// without it every case warns and passes without checking anything.
+#include <catch2/catch.hpp>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "orb/core/orb_impl.h"
+#include "orb/ior/iiop_profile.h"
+#include "orb/ior/ior.h"
+#include "orb/ior/tags.h"
+#include "switchyard/exception.h"
+#include "switchyard/invocation.h"
+#include "switchyard/orb.h"
+#include "tests/core/hand_interfaces.h"
+
+extern char** environ;
+
+using namespace switchyard;
+
+namespace {
+
+// omni_peer_server as a child process: started with a fresh IOR file in a temporary directory,
+// stopped with SIGTERM (SIGKILL when it does not go within 10 s). Every wait is bounded.
+class omni_server {
+ public:
+  explicit omni_server(const std::string& program, unsigned servants = 2) {
+    directory_ = std::filesystem::temp_directory_path() /
+                 ("sy_omni_" + std::to_string(::getpid()) + "_" + std::to_string(next_id_++));
+    std::filesystem::create_directories(directory_);
+    auto ior_file = (directory_ / "iors.txt").string();
+    std::vector<std::string> args = {program,         "--ior-file",  ior_file, "--servants",
+                                     std::to_string(servants), "--seconds", "300"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, program.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+      pid_ = -1;
+      throw std::runtime_error("cannot start " + program);
+    }
+    // The server writes the file whole, through a rename: once it exists it is complete.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!std::filesystem::exists(ior_file)) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        throw std::runtime_error("omni_peer_server exited before writing its IOR file");
+      }
+      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("omni_peer_server wrote no IOR file in 20 s");
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::ifstream in(ior_file);
+    std::string name, ior;
+    while (in >> name >> ior) iors_[name] = ior;
+    auto parsed = iop::parse_ior_string(iors_.at("echo"));
+    port_ = iop::decode_iiop_profile(parsed.profiles.at(0).data).port;
+  }
+  ~omni_server() { stop(); }
+  omni_server(const omni_server&) = delete;
+  omni_server& operator=(const omni_server&) = delete;
+
+  // SIGTERM and a bounded wait; the exit status (-1 when it had to be killed).
+  int stop() {
+    if (pid_ <= 0) return exit_status_;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    for (int i = 0; i < 500; ++i) {
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        std::filesystem::remove_all(directory_);
+        return exit_status_;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    std::filesystem::remove_all(directory_);
+    return exit_status_ = -1;
+  }
+
+  const std::string& ior(const std::string& name) const { return iors_.at(name); }
+  std::uint16_t port() const noexcept { return port_; }
+  std::string corbaloc(const std::string& key, const std::string& version = "") const {
+    return "corbaloc::" + (version.empty() ? "" : version + "@") + "127.0.0.1:" + std::to_string(port_) + "/" + key;
+  }
+
+ private:
+  static inline int next_id_ = 0;
+  std::filesystem::path directory_;
+  pid_t pid_ = -1;
+  int exit_status_ = -1;
+  std::map<std::string, std::string> iors_;
+  std::uint16_t port_ = 0;
+};
+
+const char* omni_peer_server_path() {
+  const char* path = std::getenv("OMNI_PEER_SERVER");
+  return path != nullptr && *path != '\0' ? path : nullptr;
+}
+
+// One server for the whole run (started by the first case that needs it).
+omni_server* shared_server() {
+  static std::unique_ptr<omni_server> server;
+  if (!server && omni_peer_server_path() != nullptr) server = std::make_unique<omni_server>(omni_peer_server_path());
+  return server.get();
+}
+
+#define REQUIRE_OMNI_SERVER(server)                                                          \
+  omni_server* server = shared_server();                                                     \
+  if (server == nullptr) {                                                                   \
+    WARN("OMNI_PEER_SERVER is not set (omniORB not found at configure time): not checked"); \
+    return;                                                                                  \
+  }
+
+std::shared_ptr<orb> client_orb(const std::string& version) { return orb_init({"-ORBGIOPVersion", version}); }
+
+// The same IOR with its IIOP profile's object key mangled (first octet flipped, one appended).
+std::string with_mangled_key(const std::string& ior_text) {
+  auto ior = iop::parse_ior_string(ior_text);
+  for (auto& profile : ior.profiles) {
+    if (profile.tag != iop::tag_internet_iop) continue;
+    auto body = iop::decode_iiop_profile(profile.data);
+    if (!body.object_key.empty()) body.object_key[0] ^= std::byte{0x55};
+    body.object_key.push_back(std::byte{'!'});
+    profile = iop::to_tagged_profile(body);
+  }
+  return iop::to_ior_string(ior);
+}
+
+std::vector<std::uint8_t> octet_pattern(std::size_t n) {
+  std::vector<std::uint8_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  return v;
+}
+
+// --- Integrity::Echo by hand: what syidl's stub will generate --------------------------------
+
+struct refused {
+  std::string reason;
+  std::int32_t code;
+};
+struct refused_exception : UserException {
+  refused value;
+  std::string_view repository_id() const noexcept override { return "IDL:Integrity/Refused:1.0"; }
+};
+
+class echo_stub {
+ public:
+  explicit echo_stub(object_ref reference) : ref_(std::move(reference)) {}
+  std::int32_t echo_long(std::int32_t v) {
+    invocation call(ref_, "echo_long");
+    return call.invoke([&](cdr::output_stream& args) { args.write_long(v); }).read_long();
+  }
+  std::uint64_t echo_ulonglong(std::uint64_t v) {
+    invocation call(ref_, "echo_ulonglong");
+    return call.invoke([&](cdr::output_stream& args) { args.write_ulonglong(v); }).read_ulonglong();
+  }
+  double echo_double(double v) {
+    invocation call(ref_, "echo_double");
+    return call.invoke([&](cdr::output_stream& args) { args.write_double(v); }).read_double();
+  }
+  std::string echo_string(const std::string& v) {
+    invocation call(ref_, "echo_string");
+    return call.invoke([&](cdr::output_stream& args) { args.write_string(v); }).read_string();
+  }
+  std::vector<std::uint8_t> echo_octets(const std::vector<std::uint8_t>& v) {
+    invocation call(ref_, "echo_octets");
+    std::vector<std::uint8_t> result;
+    call.invoke([&](cdr::output_stream& args) { args.write_sequence(v.data(), v.size()); }).read_sequence(result);
+    return result;
+  }
+  // inout long a (doubled), inout string s (reversed)
+  void twist(std::int32_t& a, std::string& s) {
+    invocation call(ref_, "twist");
+    auto& results = call.invoke([&](cdr::output_stream& args) {
+      args.write_long(a);
+      args.write_string(s);
+    });
+    a = results.read_long();
+    s = results.read_string();
+  }
+  std::int32_t refuse(std::int32_t code) {
+    invocation call(ref_, "refuse");
+    return call
+        .invoke([&](cdr::output_stream& args) { args.write_long(code); },
+                [](std::string_view id, cdr::input_stream& body) {
+                  if (id != "IDL:Integrity/Refused:1.0") return;
+                  refused_exception e;
+                  e.value.reason = body.read_string();
+                  e.value.code = body.read_long();
+                  throw e;
+                })
+        .read_long();
+  }
+  void set_label(const std::string& v) {
+    invocation call(ref_, "_set_label");
+    call.invoke([&](cdr::output_stream& args) { args.write_string(v); });
+  }
+  std::string label() {
+    invocation call(ref_, "_get_label");
+    return call.invoke().read_string();
+  }
+
+ private:
+  object_ref ref_;
+};
+
+template <class F>
+SystemException system_exception_of(F&& f) {
+  try {
+    f();
+  } catch (const SystemException& e) {
+    return e;
+  }
+  FAIL("no SystemException raised");
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("ttcp_sequence calls reach omniORB with every GIOP version", "[interop]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto version = GENERATE("1.0", "1.1", "1.2");
+  INFO("GIOP " << version);
+  auto client = client_orb(version);
+  hand::ttcp_sequence_stub stub(client->string_to_object(server->ior("ttcp/0")));
+  stub.sendNoParams_2way();
+  stub.sendNoParams_1way();
+  stub.sendNoParams_2way();  // after the one-way, on the same connection
+  for (std::size_t size : {0u, 1u, 1000u, 100000u}) {
+    INFO(size << " octets");
+    stub.sendOctetSeq_2way(octet_pattern(size));
+  }
+  for (int count : {0, 1, 100}) {
+    std::vector<hand::BinStruct> structs;
+    for (int k = 0; k < count; ++k)
+      structs.push_back({static_cast<std::int16_t>(-k), static_cast<char>('a' + k % 26), k * 1000,
+                         static_cast<std::uint8_t>(0xf0 + k % 16), k / 3.0});
+    stub.sendStructSeq_2way(structs);
+  }
+  // The second object on the same server shares the connection.
+  hand::ttcp_sequence_stub second(client->string_to_object(server->ior("ttcp/1")));
+  second.sendNoParams_2way();
+  CHECK(client->impl().connections().size() == 1);
+  client->destroy();
+}
+
+TEST_CASE("_is_a, _non_existent and LocateRequest against omniORB", "[interop]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto version = GENERATE("1.0", "1.1", "1.2");
+  INFO("GIOP " << version);
+  auto client = client_orb(version);
+  auto ttcp = client->string_to_object(server->ior("ttcp/0"));
+  CHECK(ttcp.repository_id() == "IDL:ttcp_sequence:1.0");
+  CHECK(ttcp.is_a("IDL:ttcp_sequence:1.0"));
+  CHECK(ttcp.is_a("IDL:omg.org/CORBA/Object:1.0"));
+  CHECK_FALSE(ttcp.is_a("IDL:Integrity/Echo:1.0"));
+  CHECK_FALSE(ttcp.non_existent());
+  CHECK(ttcp.locate());
+  auto echo = client->string_to_object(server->ior("echo"));
+  CHECK(echo.is_a("IDL:Integrity/Echo:1.0"));
+  CHECK(echo.locate());
+  client->destroy();
+}
+
+TEST_CASE("omniORB answers a mangled object key with OBJECT_NOT_EXIST", "[interop][errors]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto version = GENERATE("1.0", "1.1", "1.2");
+  INFO("GIOP " << version);
+  auto client = client_orb(version);
+  auto mangled = client->string_to_object(with_mangled_key(server->ior("ttcp/0")));
+  hand::ttcp_sequence_stub stub(mangled);
+  CHECK(system_exception_of([&] { stub.sendNoParams_2way(); }).kind() == SystemExceptionKind::OBJECT_NOT_EXIST);
+  CHECK(system_exception_of([&] { stub.sendOctetSeq_2way({1, 2, 3}); }).kind() ==
+        SystemExceptionKind::OBJECT_NOT_EXIST);
+  CHECK_FALSE(mangled.locate());
+  // CORBA 3.3 part 1, 8.3.5: _non_existent is true when the object is known not to exist.
+  CHECK(mangled.non_existent());
+  // The connection survives: the real object still answers.
+  hand::ttcp_sequence_stub good(client->string_to_object(server->ior("ttcp/0")));
+  good.sendNoParams_2way();
+  client->destroy();
+}
+
+TEST_CASE("omniORB answers an unknown operation with BAD_OPERATION", "[interop][errors]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto version = GENERATE("1.0", "1.1", "1.2");
+  INFO("GIOP " << version);
+  auto client = client_orb(version);
+  auto ttcp = client->string_to_object(server->ior("ttcp/0"));
+  auto e = system_exception_of([&] { invocation(ttcp, "no_such_operation").invoke(); });
+  CHECK(e.kind() == SystemExceptionKind::BAD_OPERATION);
+  CHECK(e.completed() == CompletionStatus::no);
+  hand::ttcp_sequence_stub(ttcp).sendNoParams_2way();
+  client->destroy();
+}
+
+TEST_CASE("Echo: longs, strings, octets, inout and user exceptions round-trip through omniORB", "[interop]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto version = GENERATE("1.0", "1.1", "1.2");
+  INFO("GIOP " << version);
+  auto client = client_orb(version);
+  echo_stub echo(client->string_to_object(server->ior("echo")));
+  for (std::int32_t v : {0, 1, -1, 0x12345678, std::numeric_limits<std::int32_t>::min(),
+                         std::numeric_limits<std::int32_t>::max()})
+    CHECK(echo.echo_long(v) == v);
+  CHECK(echo.echo_ulonglong(0xfedcba9876543210ull) == 0xfedcba9876543210ull);
+  CHECK(echo.echo_double(-1.5e300) == -1.5e300);
+  CHECK(echo.echo_string("") == "");
+  CHECK(echo.echo_string("hello, omniORB") == "hello, omniORB");
+  std::string long_text(20000, 'x');
+  for (std::size_t i = 0; i < long_text.size(); ++i) long_text[i] = static_cast<char>('a' + i % 26);
+  CHECK(echo.echo_string(long_text) == long_text);
+  // Large replies: omniORB fragments them with GIOP 1.1 and 1.2.
+  for (std::size_t size : {0u, 1u, 1000u, 100000u}) {
+    INFO(size << " octets");
+    auto octets = octet_pattern(size);
+    CHECK(echo.echo_octets(octets) == octets);
+  }
+  std::int32_t a = 21;
+  std::string s = "abc";
+  echo.twist(a, s);
+  CHECK(a == 42);
+  CHECK(s == "cba");
+  CHECK(echo.refuse(0) == 0);
+  try {
+    echo.refuse(7);
+    FAIL("refuse(7) raised nothing");
+  } catch (const refused_exception& e) {
+    CHECK(e.value.reason == "refused");
+    CHECK(e.value.code == 7);
+  }
+  echo.set_label(std::string("label ") + version);
+  CHECK(echo.label() == std::string("label ") + version);
+  client->destroy();
+}
+
+TEST_CASE("corbaloc URLs reach omniORB's INS object keys", "[interop]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto version = GENERATE(std::string(), std::string("1.0"), std::string("1.1"), std::string("1.2"));
+  INFO("corbaloc version '" << version << "'");
+  auto client = orb_init(std::vector<std::string>{});
+  hand::ttcp_sequence_stub ttcp(client->string_to_object(server->corbaloc("ttcp0", version)));
+  ttcp.sendNoParams_2way();
+  ttcp.sendOctetSeq_2way(octet_pattern(100000));
+  hand::ttcp_sequence_stub(client->string_to_object(server->corbaloc("ttcp1", version))).sendNoParams_2way();
+  auto echo_ref = client->string_to_object(server->corbaloc("echo", version));
+  CHECK(echo_stub(echo_ref).echo_long(-99) == -99);
+  CHECK(echo_ref.is_a("IDL:Integrity/Echo:1.0"));
+  CHECK(echo_ref.locate());
+  auto nothing = client->string_to_object(server->corbaloc("nothing", version));
+  CHECK_FALSE(nothing.locate());
+  CHECK(system_exception_of([&] { hand::ttcp_sequence_stub(nothing).sendNoParams_2way(); }).kind() ==
+        SystemExceptionKind::OBJECT_NOT_EXIST);
+  client->destroy();
+}
+
+TEST_CASE("calls from several threads share one connection to omniORB", "[interop]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto client = client_orb("1.2");
+  auto echo_ref = client->string_to_object(server->ior("echo"));
+  std::vector<std::future<int>> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.push_back(std::async(std::launch::async, [&, t] {
+      echo_stub echo(echo_ref);
+      int wrong = 0;
+      for (int i = 0; i < 200; ++i) {
+        std::int32_t v = t * 100000 + i;
+        if (echo.echo_long(v) != v) ++wrong;
+      }
+      return wrong;
+    }));
+  }
+  for (auto& f : threads) CHECK(f.get() == 0);
+  CHECK(client->impl().connections().size() == 1);
+  client->destroy();
+}
+
+TEST_CASE("when omniORB goes away the client gets TRANSIENT or COMM_FAILURE", "[interop][errors]") {
+  const char* program = omni_peer_server_path();
+  if (program == nullptr) {
+    WARN("OMNI_PEER_SERVER is not set (omniORB not found at configure time): not checked");
+    return;
+  }
+  omni_server own(program, 1);
+  auto client = client_orb("1.2");
+  hand::ttcp_sequence_stub stub(client->string_to_object(own.ior("ttcp/0")));
+  stub.sendNoParams_2way();
+  CHECK(own.stop() == 0);
+  auto e = system_exception_of([&] { stub.sendNoParams_2way(); });
+  CHECK((e.kind() == SystemExceptionKind::TRANSIENT || e.kind() == SystemExceptionKind::COMM_FAILURE));
+  client->destroy();
+}
