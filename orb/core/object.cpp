@@ -24,8 +24,15 @@ bool object_ref::is_a(std::string_view id) const {
 
 bool object_ref::non_existent() const {
   if (!state_) return true;
-  invocation call(*this, "_non_existent");
-  return call.invoke().read_boolean();
+  // Servers that do not know the key answer the request itself with OBJECT_NOT_EXIST (omniORB
+  // does); that is the authoritative "gone" _non_existent reports as true (CORBA 3.3, 8.3.5).
+  try {
+    invocation call(*this, "_non_existent");
+    return call.invoke().read_boolean();
+  } catch (const SystemException& e) {
+    if (e.kind() == SystemExceptionKind::OBJECT_NOT_EXIST) return true;
+    throw;
+  }
 }
 
 bool object_ref::is_equivalent(const object_ref& other) const noexcept {
