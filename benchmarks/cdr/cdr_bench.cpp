@@ -66,6 +66,10 @@ bool operator==(const BinStruct& a, const BinStruct& b) {
 
 constexpr std::size_t element_count = 1024;
 
+// ACE_InputCDR's flag for a data block it must not free (a named value: the enum alone makes the
+// constructor call ambiguous).
+constexpr ACE_Message_Block::Message_Flags ace_no_delete = ACE_Message_Block::DONT_DELETE;
+
 struct data_sets {
   std::vector<std::uint8_t> octets;
   std::vector<std::int32_t> longs;
@@ -614,15 +618,14 @@ int main(int argc, char** argv) {
                 ACE_Message_Block::DONT_DELETE, nullptr))
             .get();
         const int ace_order = static_cast<int>(order);
-        const ACE_Message_Block::Message_Flags no_delete = ACE_Message_Block::DONT_DELETE;
         {
-          ACE_InputCDR in(block, no_delete, std::size_t{0}, message.size, ace_order);
+          ACE_InputCDR in(block, ace_no_delete, std::size_t{0}, message.size, ace_order);
           if (!c.ace(in, t) || in.length() != 0) fail(std::string("ACE failed to demarshal ") + c.data_set);
           check_targets(c.data_set, "ACE");
         }
         run(c.data_set, c.method, "demarshal", order_name, "ACE", true, message.size,
-            [&t, &c, &message, block, no_delete, ace_order] {
-              ACE_InputCDR in(block, no_delete, std::size_t{0}, message.size, ace_order);
+            [&t, &c, &message, block, ace_order] {
+              ACE_InputCDR in(block, ace_no_delete, std::size_t{0}, message.size, ace_order);
               bool ok = c.ace(in, t);
               keep(ok);
               keep(t);
