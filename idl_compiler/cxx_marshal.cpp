@@ -231,8 +231,22 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
           code += indent + "if constexpr (" + native_layout_condition(*s) + ") {\n";
           code += indent + "  _out.align(" + std::to_string(layout->first_alignment) + ");\n";
           code += indent + "  if ((_out.aligned_position() & " + std::to_string(layout->alignment - 1) + ") == 0) {\n";
-          code += indent + "    _out.write_octets(" + expr + ".data(), " + expr + ".size() * sizeof(" + qualified(*s) +
-                  "));\n";
+          // One copy, then the native padding zeroed so that no memory contents travel.
+          const Placement& zero = layout->placements.front();
+          code += indent + "    const std::size_t _bytes = " + expr + ".size() * sizeof(" + qualified(*s) + ");\n";
+          code += indent + "    std::byte* _dst = _out.reserve_aligned(1, _bytes);\n";
+          code += indent + "    if (_bytes != 0) std::memcpy(_dst, " + expr + ".data(), _bytes);\n";
+          std::string gaps;
+          std::size_t end = 0;
+          for (std::size_t k = 0; k < layout->leaves.size(); ++k) {
+            if (zero.offsets[k] > end)
+              gaps += indent + "      std::memset(_dst + _k + " + std::to_string(end) + ", 0, " +
+                      std::to_string(zero.offsets[k] - end) + ");\n";
+            end = zero.offsets[k] + layout->leaves[k].size;
+          }
+          if (!gaps.empty())
+            code += indent + "    for (std::size_t _k = 0; _k < _bytes; _k += " + std::to_string(zero.size) + ") {\n" +
+                    gaps + indent + "    }\n";
           code += indent + "    " + done + " = true;\n" + indent + "  }\n" + indent + "}\n";
           code += indent + "if (!" + done + ")\n";
         }
