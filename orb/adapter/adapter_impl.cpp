@@ -140,6 +140,12 @@ object_ref adapter_impl::reference_to(std::string_view object_id) const {
   return make_reference(*it->second);
 }
 
+std::string adapter_impl::key_of(std::string_view object_id) const {
+  std::shared_lock lock(mutex_);
+  auto it = by_id_.find(object_id);
+  return it == by_id_.end() ? std::string() : it->second->object_key;
+}
+
 std::shared_ptr<servant> adapter_impl::servant_of(std::string_view object_id) const {
   std::shared_lock lock(mutex_);
   auto it = by_id_.find(object_id);

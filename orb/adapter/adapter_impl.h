@@ -50,6 +50,8 @@ class adapter_impl {
   void deactivate_all() noexcept;
   object_ref reference_to(std::string_view object_id) const;
   std::shared_ptr<servant> servant_of(std::string_view object_id) const;
+  // The object key of an active id (empty if none): what requests for it carry.
+  std::string key_of(std::string_view object_id) const;
   std::size_t active_count() const noexcept;
   std::size_t servant_map_bytes() const noexcept;
   std::string next_system_id();
