@@ -104,10 +104,8 @@ def demux_section(out_dir, rows, white, pngs):
         text.append("`marshal` holds the skeleton's whole time (demarshal, upcall and reply) until "
                     "skeletons time their own phases; `write` includes time the server waits for "
                     "the CPU when both processes share one.\n")
-        layers = []
-        for w in white:
-            if w["layer"] not in layers:
-                layers.append(w["layer"])
+        order = ["read", "parse", "servant_demux", "operation_demux", "demarshal", "upcall", "marshal", "write"]
+        layers = sorted({w["layer"] for w in white}, key=lambda l: order.index(l) if l in order else len(order))
         wpairs = []
         for w in white:
             p = f"{w['servant_demux']}/{w['operation_demux']}"

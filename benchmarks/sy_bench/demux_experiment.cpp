@@ -104,6 +104,7 @@ int demux_main(std::vector<std::string> args) {
   std::cerr << "demux: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", out "
             << common.out.string() << "\n";
 
+  note_run(common, "demux", "requests per cell " + std::to_string(s.requests));
   std::vector<std::pair<std::string, std::string>> pairs;
   for (std::size_t i = 0; i < s.servant_demux.size(); ++i)
     for (std::size_t j = 0; j < s.operation_demux.size(); ++j)

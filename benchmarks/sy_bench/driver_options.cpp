@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace switchyard::bench {
 
@@ -156,6 +157,23 @@ std::filesystem::path default_out_dir() {
     pclose(git);
   }
   return std::filesystem::path("results") / (std::string(date) + "-" + revision);
+}
+
+void note_run(const common_options& options, const std::string& experiment, const std::string& detail) {
+  char when[32] = "";
+  std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", &local);
+  std::string revision = default_out_dir().filename().string();
+  std::FILE* out = std::fopen((options.out / "run.txt").c_str(), "a");
+  if (out == nullptr) return;
+  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, %ld CPUs online, %s (date-revision %s)\n", when,
+               experiment.c_str(), std::string(to_string(options.size)).c_str(),
+               options.pin == pin_mode::same ? "same" : options.pin == pin_mode::split ? "split" : "none",
+               options.collocated ? "collocated" : options.transport.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
+               detail.c_str(), revision.c_str());
+  std::fclose(out);
 }
 
 std::string_view to_string(preset p) noexcept {

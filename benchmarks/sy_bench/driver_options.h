@@ -60,6 +60,10 @@ std::string_view to_string(preset p) noexcept;
 // Numbers for files: fixed, up to `digits` decimals, no trailing noise.
 std::string format_number(double value, int digits = 3);
 
+// Appends a line to DIR/run.txt saying what ran (the summary quotes it): subcommand, preset, pinning,
+// transport, date, revision, CPUs, the command line.
+void note_run(const common_options& options, const std::string& experiment, const std::string& detail);
+
 // Splits "a,b,c".
 std::vector<std::string> split(std::string_view text, char separator);
 

@@ -153,6 +153,7 @@ int latency_main(std::vector<std::string> args) {
   std::filesystem::create_directories(common.out);
   std::cerr << "latency: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
             << cases.size() << " cases x " << samples << " samples, out " << common.out.string() << "\n";
+  note_run(common, "latency", std::to_string(samples) + " samples per case");
   auto client = orb_init(common.orb_args);
   auto sizes = measure_sizes(common, cases, client);
   std::vector<result_row> results;

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "server") return switchyard::bench::server_main(args);
+    switchyard::bench::stop_children_on_signals();
     if (command == "demux") return switchyard::bench::demux_main(args);
     if (command == "latency") return switchyard::bench::latency_main(args);
     if (command == "ttcp") return switchyard::bench::ttcp_main(args);

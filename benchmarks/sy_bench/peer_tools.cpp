@@ -54,8 +54,16 @@ omni_server::omni_server(const std::filesystem::path& program, const std::filesy
   std::vector<std::string> argv = {program.string(), "--ior-file", ior_file_.string(), "--servants",
                                    std::to_string(servants)};
   if (socket_queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(socket_queue)});
-  process_ = child_process::start(argv, true, scratch(work_dir, "omni-server-out"));
+  out_file_ = scratch(work_dir, "omni-server-out");
+  process_ = child_process::start(argv, true, out_file_);
   wait_for_lines(ior_file_, servants + 1, process_, std::chrono::seconds(30));
+}
+
+omni_server::~omni_server() {
+  process_.stop();
+  std::error_code ec;
+  std::filesystem::remove(ior_file_, ec);
+  std::filesystem::remove(out_file_, ec);
 }
 
 std::string run_client(const std::vector<std::string>& argv, const std::filesystem::path& work_dir,

@@ -36,11 +36,12 @@ class omni_server {
  public:
   omni_server(const std::filesystem::path& program, const std::filesystem::path& work_dir, std::size_t servants,
               std::size_t socket_queue);
+  ~omni_server();
   const std::filesystem::path& ior_file() const noexcept { return ior_file_; }
 
  private:
   child_process process_;
-  std::filesystem::path ior_file_;
+  std::filesystem::path ior_file_, out_file_;
 };
 
 // Runs a client to completion (at most `timeout`); its stdout. Raises std::runtime_error naming

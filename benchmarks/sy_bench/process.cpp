@@ -1,5 +1,6 @@
 #include "benchmarks/sy_bench/process.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -18,12 +19,44 @@ namespace switchyard::bench {
 namespace {
 int server_cpu = -1;  // -1: no pinning of servers beyond inheritance
 
+// Children alive, so that an interrupted run (Ctrl-C, SIGTERM) takes them down too.
+constexpr int max_children = 64;
+std::atomic<pid_t> live_children[max_children];
+
+void track(pid_t pid) {
+  for (auto& slot : live_children) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pid)) return;
+  }
+}
+void untrack(pid_t pid) {
+  for (auto& slot : live_children) {
+    pid_t expected = pid;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
+extern "C" void stop_children_and_exit(int signal_number) {
+  for (auto& slot : live_children) {
+    pid_t pid = slot.load();
+    if (pid > 0) kill(pid, SIGTERM);
+  }
+  _exit(128 + signal_number);
+}
+
 int status_of(int raw) {
   if (WIFEXITED(raw)) return WEXITSTATUS(raw);
   if (WIFSIGNALED(raw)) return 128 + WTERMSIG(raw);
   return -1;
 }
 }  // namespace
+
+void stop_children_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = stop_children_and_exit;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
 
 std::string apply_pinning(pin_mode mode) {
   if (mode == pin_mode::none) return "pinned: no";
@@ -65,6 +98,7 @@ child_process child_process::start(const std::vector<std::string>& argv, bool is
   int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+  track(pid);
   if (is_server) pin_server(pid);
   child_process child;
   child.pid_ = pid;
@@ -87,10 +121,12 @@ std::optional<int> child_process::wait(std::chrono::milliseconds timeout) {
     int raw = 0;
     pid_t r = waitpid(pid_, &raw, WNOHANG);
     if (r == pid_) {
+      untrack(pid_);
       pid_ = -1;
       return status_of(raw);
     }
     if (r < 0) {
+      untrack(pid_);
       pid_ = -1;
       return -1;
     }

@@ -13,6 +13,9 @@ namespace switchyard::bench {
 // --pin: same (client and server on one CPU), split (one CPU each), none.
 enum class pin_mode { same, split, none };
 
+// On SIGINT/SIGTERM, sends SIGTERM to every child still running and exits (for the experiments).
+void stop_children_on_signals();
+
 // Pins this process (and what it starts later) to the client's CPU; remembers the server's CPU.
 // Returns a line for the log ("pinned: client cpu 0, server cpu 0").
 std::string apply_pinning(pin_mode mode);
