@@ -329,6 +329,7 @@ TEST_CASE("Echo: longs, strings, octets, inout and user exceptions round-trip th
   CHECK(echo.echo_double(-1.5e300) == -1.5e300);
   CHECK(echo.echo_string("") == "");
   CHECK(echo.echo_string("hello, omniORB") == "hello, omniORB");
+  CHECK(echo.echo_string("\xc3\xbc" "ber") == "\xc3\xbc" "ber");  // "über" in UTF-8
   std::string long_text(20000, 'x');
   for (std::size_t i = 0; i < long_text.size(); ++i) long_text[i] = static_cast<char>('a' + i % 26);
   CHECK(echo.echo_string(long_text) == long_text);
