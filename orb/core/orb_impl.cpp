@@ -116,6 +116,13 @@ void orb_impl::accept_connections(transports::acceptor& acceptor) {
     auto connection = std::make_shared<server_connection>(*this, std::move(accepted));
     std::lock_guard lock(server_mutex_);
     if (shut_down_.load(std::memory_order_acquire)) return;
+    if (options_.thread_per_connection && options_.server_threads == 0) {
+      instrument::probe_table& probes = probes_.add();
+      connection_threads_.emplace_back(connection, std::thread([connection, &probes] {
+        connection->serve_blocking(probes);
+      }));
+      continue;
+    }
     reactor_.add_readable(connection->handle(), *connection);
     server_connections_[connection->handle()] = std::move(connection);
   }
@@ -243,6 +250,12 @@ void orb_impl::close_everything() noexcept {
     reactor_.remove(handle);
     connection->close_gracefully();
   }
+  for (auto& [connection, thread] : connection_threads_) {
+    connection->say_goodbye();
+    if (thread.joinable() && thread.get_id() != std::this_thread::get_id()) thread.join();
+    else if (thread.joinable()) thread.detach();
+  }
+  connection_threads_.clear();
   connections_.close_all();
 }
 
@@ -282,6 +295,12 @@ void orb_impl::dump_profile_at_exit() noexcept {
 
 void orb_impl::forget_closed_connections() {
   std::lock_guard lock(server_mutex_);
+  // A closed connection's thread has left serve_blocking (it closes the connection last).
+  std::erase_if(connection_threads_, [](auto& entry) {
+    if (entry.first->is_open()) return false;
+    entry.second.join();
+    return true;
+  });
   for (auto it = server_connections_.begin(); it != server_connections_.end();) {
     if (it->second->is_open()) {
       ++it;

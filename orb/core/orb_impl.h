@@ -101,6 +101,8 @@ class orb_impl final : public adapter::reference_factory,
   std::mutex server_mutex_;  // guards listeners_, server_connections_, advertised_
   std::vector<std::unique_ptr<listener>> listeners_;
   std::map<transports::native_handle, std::shared_ptr<server_connection>> server_connections_;
+  // Thread-per-connection: each connection's thread, joined once the connection has closed.
+  std::vector<std::pair<std::shared_ptr<server_connection>, std::thread>> connection_threads_;
   std::vector<iop::endpoint> advertised_;
 
   mutable std::mutex references_mutex_;

@@ -76,6 +76,14 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     options.call_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
   } else if (is("-ORBThreads")) {
     options.server_threads = parse_number<unsigned>(name, value(), 0, 1024);
+  } else if (is("-ORBConcurrency")) {
+    if (value() == "reactive") {
+      options.thread_per_connection = false;
+    } else if (value() == "thread-per-connection") {
+      options.thread_per_connection = true;
+    } else {
+      bad_option(name, "expected reactive or thread-per-connection, got '" + std::string(value()) + "'");
+    }
   } else if (is("-ORBReactor")) {
     if (value() == "dev_poll" || value() == "epoll") {
       options.reactor = transports::reactor_kind::dev_poll;

@@ -30,6 +30,10 @@ struct orb_options {
   std::chrono::milliseconds call_timeout{0};
   // -ORBThreads N: 0 serves requests in the reactor's thread; N > 0 hands them to N workers.
   unsigned server_threads = 0;
+  // -ORBConcurrency reactive|thread-per-connection: with thread-per-connection each accepted
+  // connection gets a thread that blocks in recv, as the socket baseline does (no reactor round
+  // trip per request); the reactor then only accepts. -ORBThreads takes precedence.
+  bool thread_per_connection = false;
   // -ORBReactor dev_poll|select.
   transports::reactor_kind reactor = transports::default_reactor_kind();
   // -ORBGIOPVersion 1.0|1.1|1.2: the version this ORB's client requests use and its IORs offer.

@@ -1,5 +1,7 @@
 #include "orb/core/server_connection.h"
 
+#include <sys/socket.h>
+
 #include <exception>
 
 #include "orb/adapter/adapter_registry.h"
@@ -260,6 +262,50 @@ void server_connection::send_message_error(const giop::protocol& protocol, cdr::
 void server_connection::send(std::span<const std::byte> message) {
   std::lock_guard lock(send_mutex_);
   connection_->send(message.data(), message.size());
+}
+
+void server_connection::serve_blocking(instrument::probe_table& probes) noexcept {
+  try {
+    for (;;) {
+      if (!reader_.receive(*connection_)) break;
+      // The read includes the wait for the request: the profile starts after it.
+      instrument::phase_timer timer(probes);
+      for (;;) {
+        auto next = reader_.next();
+        if (next.what == message_reader::status::need_more) break;
+        if (next.what == message_reader::status::bad_header) {
+          if (next.header.status != giop::header_status::bad_magic) {
+            const giop::protocol* protocol = giop::protocol_for(next.header.header.ver.minor);
+            if (next.header.header.ver.major != 1 || protocol == nullptr) protocol = &giop::highest_protocol();
+            send_message_error(*protocol, replies_);
+          }
+          close();
+          return;
+        }
+        serve(next.message, replies_, timer);
+        if (!connection_->is_open()) return;
+        timer.restart();
+      }
+    }
+  } catch (const SystemException&) {
+    // Broken connection or a protocol error: this connection is done.
+    if (connection_->is_open()) send_message_error(giop::highest_protocol(), replies_);
+  }
+  close();
+}
+
+void server_connection::wake() noexcept { ::shutdown(handle_, SHUT_RDWR); }
+
+void server_connection::say_goodbye() noexcept {
+  if (!connection_->is_open()) return;
+  try {
+    cdr::output_stream out(64);
+    const giop::protocol* protocol = giop::protocol_for(last_minor_.load(std::memory_order_relaxed));
+    auto mark = protocol->begin_close_connection(out);
+    send(giop::protocol::finish(out, mark));
+  } catch (...) {
+  }
+  wake();
 }
 
 void server_connection::close_gracefully() noexcept {

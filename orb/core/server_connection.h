@@ -36,8 +36,15 @@ class server_connection final : public transports::readable_handler,
   // its layers with `timer`.
   void serve(const giop::message_view& message, cdr::output_stream& out, instrument::phase_timer& timer);
 
+  // Thread-per-connection: serves until the peer closes or wake() is called; then closes.
+  void serve_blocking(instrument::probe_table& probes) noexcept;
+  // Unblocks a thread in serve_blocking (shutdown(2) on the socket; the thread closes it).
+  void wake() noexcept;
+
   // Tells the client we are going (CloseConnection in the version it spoke) and closes.
   void close_gracefully() noexcept;
+  // The same, but leaves closing to the connection's own thread (thread-per-connection).
+  void say_goodbye() noexcept;
   void close() noexcept;
   bool is_open() const noexcept { return connection_->is_open(); }
   transports::native_handle handle() const noexcept { return handle_; }

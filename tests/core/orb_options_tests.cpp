@@ -80,6 +80,8 @@ TEST_CASE("an unknown or malformed -ORB option is an error that names it", "[opt
   CHECK_THAT(bad_option_message({"-ORBInitRef", "NoEquals"}), Catch::Contains("expected Name=URL"));
   CHECK_THAT(bad_option_message({"-ORBGIOPVersion", "1.3"}), Catch::Contains("expected 1.0, 1.1 or 1.2"));
   CHECK_THAT(bad_option_message({"-ORBReactor", "kqueue"}), Catch::Contains("expected dev_poll or select"));
+  CHECK_THAT(bad_option_message({"-ORBConcurrency", "fibers"}),
+             Catch::Contains("expected reactive or thread-per-connection"));
 }
 
 TEST_CASE("a failed parse leaves argv untouched", "[options][errors]") {

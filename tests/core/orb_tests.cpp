@@ -366,3 +366,25 @@ TEST_CASE("without -ORBInstrument nothing is recorded", "[core][instrument]") {
   for (int i = 0; i < 5; ++i) stub.echo_long(i);
   CHECK(server.orb->impl().probe_snapshot().total_calls() == 0);
 }
+
+TEST_CASE("thread-per-connection serves several clients and shuts down cleanly", "[core]") {
+  serving_orb server({"-ORBConcurrency", "thread-per-connection"});
+  auto probe = std::make_shared<test::test_probe>();
+  auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(probe));
+  server.start();
+  // Two client ORBs: two connections, two server threads.
+  auto first = client_orb();
+  auto second = client_orb();
+  hand::probe_stub a(first->string_to_object(ior));
+  hand::probe_stub b(second->string_to_object(ior));
+  auto blocked = std::async(std::launch::async, [&] { a.wait_for_release(); });
+  REQUIRE(probe->wait_until_waiting(std::chrono::seconds(5)));
+  CHECK(b.echo_long(11) == 11);  // the other connection's thread is free
+  CHECK(system_exception_of([&] { b.raise_system(); }).kind() == SystemExceptionKind::NO_RESOURCES);
+  probe->release();
+  blocked.get();
+  CHECK(a.echo_string("x") == "x");
+  server.stop();
+  auto e = system_exception_of([&] { b.echo_long(1); });
+  CHECK((e.kind() == SystemExceptionKind::TRANSIENT || e.kind() == SystemExceptionKind::COMM_FAILURE));
+}
