@@ -193,8 +193,10 @@ void protocol::check_encodable(locate_status status) const {
 }
 
 message_mark protocol::begin_message(cdr::output_stream& out, message_type type) const {
-  // The message is its own alignment origin, wherever it starts in the stream.
+  // The message is its own alignment origin, wherever it starts in the stream, and its body
+  // follows this version's rules for wchar and wstring.
   out.set_origin_here();
+  out.set_giop_minor(version_.minor);
   message_mark mark;
   mark.header_offset = out.size();
   static_assert(header_size == 12);
