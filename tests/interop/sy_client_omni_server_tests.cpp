@@ -49,7 +49,7 @@ class omni_server {
     std::filesystem::create_directories(directory_);
     auto ior_file = (directory_ / "iors.txt").string();
     std::vector<std::string> args = {program,         "--ior-file",  ior_file, "--servants",
-                                     std::to_string(servants), "--seconds", "300"};
+                                     std::to_string(servants), "--seconds", "120"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
