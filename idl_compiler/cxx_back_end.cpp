@@ -2,9 +2,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "idl_compiler/cxx_marshal.h"
 #include "idl_compiler/cxx_types.h"
@@ -115,6 +117,18 @@ class Generator {
 
   void map_includes(const DeclarationList& list, std::vector<std::string>& files);
 
+  // Emits a struct, exception or union (`emit` writes it at an indent). Inside an interface, one
+  // that holds object references may hold the interface itself, incomplete until the stub class
+  // closes (CosNaming's CannotProceed holds a NamingContext): it is only declared there and
+  // defined right after the class, as `I::name`.
+  struct Deferral {
+    std::string owner;   // "NamingContext::"
+    std::string indent;  // the interface's
+    std::string text;    // the definitions, emitted after the stub class
+  };
+  void type_definition(const Declaration& d, const char* keyword, const std::string& indent,
+                       const std::function<void(const std::string&)>& emit);
+
   const Specification& spec_;
   const BackEndOptions& options_;
   Diagnostics& diagnostics_;
@@ -125,7 +139,30 @@ class Generator {
   bool failed_ = false;
   bool emit_perfect_ = true;
   bool emit_indices_ = true;
+  Deferral* deferral_ = nullptr;    // set directly inside an interface
+  std::string definition_prefix_;  // "I::" for the next deferred definition's opening line
 };
+
+void Generator::type_definition(const Declaration& d, const char* keyword, const std::string& indent,
+                                const std::function<void(const std::string&)>& emit) {
+  const Requirements r = requirements_of(d);
+  Deferral* deferral = std::exchange(deferral_, nullptr);  // types nested in this one stay inline
+  std::string before = std::move(h_);
+  h_.clear();
+  if (deferral != nullptr && r.object) {
+    definition_prefix_ = deferral->owner;
+    emit(deferral->indent);
+    definition_prefix_.clear();
+    guarded(deferral->text, r, h_);
+    h_ = indent + keyword + " " + identifier(d.name) + ";\n\n";
+  } else {
+    emit(indent);
+  }
+  std::string text = std::move(h_);
+  h_ = std::move(before);
+  guarded(h_, r, text);
+  deferral_ = deferral;
+}
 
 void Generator::check_type(const TypeSpec& t, SourceLocation where) {
   switch (t.kind) {
@@ -296,21 +333,12 @@ void Generator::header_declaration(const Declaration& d, const std::string& inde
         h_ += indent + "struct " + name + ";\n\n";
         return;
       }
-      std::string before = h_;
-      h_.clear();
-      header_struct(s, indent);
-      std::string text = h_;
-      h_ = before;
-      guarded(h_, requirements_of(s), text);
+      type_definition(s, "struct", indent, [&](const std::string& at) { header_struct(s, at); });
       return;
     }
     case DeclKind::exception: {
-      std::string before = h_;
-      h_.clear();
-      header_exception(static_cast<const Exception&>(d), indent);
-      std::string text = h_;
-      h_ = before;
-      guarded(h_, requirements_of(d), text);
+      type_definition(d, "class", indent,
+                      [&](const std::string& at) { header_exception(static_cast<const Exception&>(d), at); });
       return;
     }
     case DeclKind::union_: {
@@ -319,12 +347,7 @@ void Generator::header_declaration(const Declaration& d, const std::string& inde
         h_ += indent + "class " + name + ";\n\n";
         return;
       }
-      std::string before = h_;
-      h_.clear();
-      header_union(u, indent);
-      std::string text = h_;
-      h_ = before;
-      guarded(h_, requirements_of(d), text);
+      type_definition(u, "class", indent, [&](const std::string& at) { header_union(u, at); });
       return;
     }
     case DeclKind::enum_: {
@@ -369,7 +392,8 @@ void Generator::header_declaration(const Declaration& d, const std::string& inde
 
 void Generator::header_struct(const Struct& s, const std::string& indent) {
   const std::string name = identifier(s.name);
-  h_ += indent + "// " + s.repository_id + "\n" + indent + "struct " + name + " {\n";
+  h_ += indent + "// " + s.repository_id + "\n" + indent + "struct " + std::exchange(definition_prefix_, {}) + name +
+        " {\n";
   header_list(s.definitions, indent + "  ", true);
   for (const auto& m : s.members) h_ += indent + "  " + type_name(*m->type) + " " + identifier(m->name) + "{};\n";
   h_ += "\n" + indent + "  friend bool operator==(const " + name + "&, const " + name + "&) = default;\n";
@@ -380,7 +404,8 @@ void Generator::header_struct(const Struct& s, const std::string& indent) {
 
 void Generator::header_exception(const Exception& e, const std::string& indent) {
   const std::string name = identifier(e.name);
-  h_ += indent + "class " + name + " : public ::switchyard::UserException {\n" + indent + " public:\n";
+  h_ += indent + "class " + std::exchange(definition_prefix_, {}) + name + " : public ::switchyard::UserException {\n" +
+        indent + " public:\n";
   header_list(e.definitions, indent + "  ", true);
   for (const auto& m : e.members) h_ += indent + "  " + type_name(*m->type) + " " + identifier(m->name) + "{};\n";
   h_ += "\n" + indent + "  static constexpr std::string_view _repository_id = " + quoted(e.repository_id) + ";\n";
@@ -456,7 +481,8 @@ void Generator::header_union(const Union& u, const std::string& indent) {
     return free_value.value_or(disc + "{}");
   };
 
-  h_ += indent + "// " + u.repository_id + "\n" + indent + "class " + name + " {\n" + indent + " public:\n";
+  h_ += indent + "// " + u.repository_id + "\n" + indent + "class " + std::exchange(definition_prefix_, {}) + name +
+        " {\n" + indent + " public:\n";
   header_list(u.definitions, indent + "  ", true);
   // The initial state: the default case, else the first case.
   const std::size_t initial = default_case != 0 ? static_cast<std::size_t>(default_case) : 1;
@@ -510,7 +536,10 @@ void Generator::header_interface(const Interface& i, const std::string& indent) 
   const auto entries = operations_of(i);
   h_ += indent + "// " + i.repository_id + ": the stub (client side).\n";
   h_ += indent + "class " + name + " {\n" + indent + " public:\n";
+  Deferral deferral{name + "::", indent, {}};
+  Deferral* outer = std::exchange(deferral_, &deferral);
   header_list(i.definitions, indent + "  ", true);
+  deferral_ = outer;
   const std::string in = indent + "  ";
   h_ += in + "static constexpr std::string_view _repository_id = " + quoted(i.repository_id) + ";\n\n";
   h_ += in + name + "() noexcept = default;\n";
@@ -525,6 +554,7 @@ void Generator::header_interface(const Interface& i, const std::string& indent) 
   h_ += "\n";
   for (const auto& e : entries) guarded(h_, e.requirements, in + signature(e, "", false) + ";\n");
   h_ += "\n" + indent + " private:\n" + in + "::switchyard::object_ref _ref;\n" + indent + "};\n\n";
+  h_ += deferral.text;
 
   const std::string skel = name + "_skeleton";
   h_ += indent + "// " + i.repository_id + ": the skeleton (server side). Servants derive from it.\n";
