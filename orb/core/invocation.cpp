@@ -8,6 +8,7 @@
 #include "orb/giop/messages.h"
 #include "orb/ior/ior.h"
 #include "switchyard/exception.h"
+#include "switchyard/object_io.h"
 
 namespace switchyard {
 
@@ -36,9 +37,13 @@ invocation::invocation(const object_ref& target, std::string_view operation, std
     throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
                           "invocation of '" + std::string(operation) + "' on a nil reference");
   new (state_) core::invocation_state();
+  state_of(state_).previous_receiving_orb = exchange_receiving_orb(&target_.state()->orb());
 }
 
-invocation::~invocation() { state_of(state_).~invocation_state(); }
+invocation::~invocation() {
+  exchange_receiving_orb(state_of(state_).previous_receiving_orb);
+  state_of(state_).~invocation_state();
+}
 
 cdr::output_stream& invocation::begin(bool response_expected) {
   core::invocation_state& state = state_of(state_);

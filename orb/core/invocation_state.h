@@ -16,6 +16,9 @@ struct invocation_state {
   const giop::protocol* protocol = nullptr;
   giop::message_mark mark{};
   std::uint32_t request_id = 0;
+  // The thread's receiving ORB before this invocation made its target's ORB current, so that
+  // references in the reply bind to it (switchyard/object_io.h); restored when the call ends.
+  orb_impl* previous_receiving_orb = nullptr;
 };
 
 }  // namespace switchyard::core

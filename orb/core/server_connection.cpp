@@ -14,6 +14,7 @@
 #include "orb/ior/tags.h"
 #include "switchyard/exception.h"
 #include "switchyard/invocation.h"
+#include "switchyard/object_io.h"
 #include "switchyard/server_request.h"
 #include "switchyard/servant.h"
 
@@ -197,6 +198,7 @@ void server_connection::serve_request(const giop::message_view& message, const g
         struct upcall_end {
           ~upcall_end() { in_upcall = false; }
         } end;
+        reference_binding_scope references(orb_);  // references in the arguments bind to this ORB
         target.skeleton(*target.target, request);
         break;
       }
