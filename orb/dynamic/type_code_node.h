@@ -1,0 +1,37 @@
+// The description behind a switchyard::type_code. Internal to orb/dynamic: the public header
+// keeps it opaque so that the layout can change without touching generated code.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "switchyard/type_code.h"
+
+namespace switchyard::detail {
+
+struct type_code_node {
+  tc_kind kind = tc_kind::tk_null;
+  std::string id, name;
+  std::vector<std::string> member_names;       // struct, union, enum, except
+  std::vector<type_code> member_types;         // struct, union, except
+  std::vector<std::int64_t> member_labels;     // union
+  type_code content;                           // sequence, array, alias: element; union: discriminator
+  std::int32_t default_index = -1;             // union
+  std::uint32_t length = 0;                    // string, wstring, sequence bound; array length
+  std::uint16_t digits = 0;                    // fixed
+  std::int16_t scale = 0;
+
+  // A recursive reference (make_recursive, or an indirection read to an enclosing TypeCode): `id`
+  // names the enclosing type, `target` is bound once that type exists. Weak: no reference cycle.
+  bool placeholder = false;
+  mutable std::weak_ptr<const type_code_node> target;
+};
+
+// The node a placeholder stands for (or the node itself); BAD_TYPECODE when it is unbound or its
+// enclosing type is gone.
+const type_code_node& resolve(const type_code_node& node);
+std::shared_ptr<const type_code_node> resolve_shared(const std::shared_ptr<const type_code_node>& node);
+
+}  // namespace switchyard::detail
