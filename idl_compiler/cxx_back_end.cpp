@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "idl_compiler/cxx_marshal.h"
+#include "idl_compiler/cxx_typecode.h"
 #include "idl_compiler/cxx_types.h"
 #include "idl_compiler/gperf_driver.h"
 
@@ -96,10 +97,13 @@ class Generator {
   void header_exception(const Exception& e, const std::string& indent);
   void header_union(const Union& u, const std::string& indent);
   void header_interface(const Interface& i, const std::string& indent);
+  // TypeCode and Any declarations after a type's own (cxx_typecode.h).
+  void header_type_code(const Declaration& d, const std::string& indent, bool in_class);
 
   // --- source
   void source_list(const DeclarationList& list);
   void source_interface(const Interface& i);
+  void source_type_codes(const DeclarationList& list);
   std::string stub_body(const Interface& i, const OperationEntry& e, std::size_t index);
   std::string skeleton_body(const Interface& i, const OperationEntry& e, std::size_t index);
 
@@ -307,7 +311,10 @@ std::string Generator::signature(const OperationEntry& e, const std::string& nam
 
 void Generator::header_list(const DeclarationList& list, const std::string& indent, bool in_class) {
   for (const auto& p : list)
-    if (has_main_content(*p)) header_declaration(*p, indent, in_class);
+    if (has_main_content(*p)) {
+      header_declaration(*p, indent, in_class);
+      header_type_code(*p, indent, in_class);
+    }
 }
 
 void Generator::header_declaration(const Declaration& d, const std::string& indent, bool in_class) {
@@ -399,6 +406,7 @@ void Generator::header_struct(const Struct& s, const std::string& indent) {
   h_ += "\n" + indent + "  friend bool operator==(const " + name + "&, const " + name + "&) = default;\n";
   h_ += indent + "  friend void cdr_write(::switchyard::cdr::output_stream&, const " + name + "&);\n";
   h_ += indent + "  friend void cdr_read(::switchyard::cdr::input_stream&, " + name + "&);\n";
+  h_ += any_friend_declarations(name, indent + "  ");
   h_ += indent + "};\n\n";
 }
 
@@ -425,6 +433,7 @@ void Generator::header_exception(const Exception& e, const std::string& indent) 
   h_ += indent + "  const char* what() const noexcept override { return " + quoted(e.scoped_name()) + "; }\n";
   h_ += indent + "  friend void cdr_write(::switchyard::cdr::output_stream&, const " + name + "&);\n";
   h_ += indent + "  friend void cdr_read(::switchyard::cdr::input_stream&, " + name + "&);\n";
+  h_ += any_friend_declarations(name, indent + "  ");
   h_ += indent + "};\n\n";
 }
 
@@ -520,7 +529,8 @@ void Generator::header_union(const Union& u, const std::string& indent) {
   h_ += indent + "    (void)d;\n" + indent + "    return " + std::to_string(default_case) + ";\n" + indent + "  }\n\n";
   h_ += indent + "  friend bool operator==(const " + name + "&, const " + name + "&) = default;\n";
   h_ += indent + "  friend void cdr_write(::switchyard::cdr::output_stream&, const " + name + "&);\n";
-  h_ += indent + "  friend void cdr_read(::switchyard::cdr::input_stream&, " + name + "&);\n\n";
+  h_ += indent + "  friend void cdr_read(::switchyard::cdr::input_stream&, " + name + "&);\n";
+  h_ += any_friend_declarations(name, indent + "  ") + "\n";
   h_ += indent + " private:\n";
   h_ += indent + "  [[noreturn]] static void _wrong_member(const char* which) {\n" + indent +
         "    throw ::switchyard::SystemException(::switchyard::SystemExceptionKind::BAD_PARAM, 0,\n" + indent +
@@ -787,6 +797,47 @@ void Generator::source_interface(const Interface& i) {
   cpp_ += text;
 }
 
+// ------------------------------------------------------------------------------------ TypeCodes
+
+// The type declarations that get a TypeCode (and Any operators): not forward declarations.
+static bool has_type_code(const Declaration& d) {
+  switch (d.kind) {
+    case DeclKind::struct_: return !static_cast<const Struct&>(d).forward;
+    case DeclKind::union_: return !static_cast<const Union&>(d).forward;
+    case DeclKind::interface: return !static_cast<const Interface&>(d).forward;
+    case DeclKind::exception:
+    case DeclKind::enum_:
+    case DeclKind::typedef_:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void Generator::header_type_code(const Declaration& d, const std::string& indent, bool in_class) {
+  if (d.in_main_file && has_type_code(d)) h_ += type_code_declarations(d, indent, in_class) + "\n";
+}
+
+void Generator::source_type_codes(const DeclarationList& list) {
+  for (const auto& p : list) {
+    const Declaration& d = *p;
+    if (!has_main_content(d)) continue;
+    switch (d.kind) {
+      case DeclKind::module: source_type_codes(static_cast<const Module&>(d).definitions); continue;
+      case DeclKind::struct_: source_type_codes(static_cast<const Struct&>(d).definitions); break;
+      case DeclKind::union_: source_type_codes(static_cast<const Union&>(d).definitions); break;
+      case DeclKind::exception: source_type_codes(static_cast<const Exception&>(d).definitions); break;
+      case DeclKind::interface: source_type_codes(static_cast<const Interface&>(d).definitions); break;
+      default: break;
+    }
+    if (!has_type_code(d)) continue;
+    const std::string ns = namespace_of(d);
+    const bool nested = d.parent != nullptr && d.parent->kind != DeclKind::module;
+    const std::string scope = nested ? relative_name(*d.parent) + "::" : "";
+    cpp_ += open_ns(ns) + type_code_definitions(d, scope) + close_ns(ns);
+  }
+}
+
 bool Generator::run() {
   const std::string& tables = options_.operation_tables;
   emit_perfect_ = tables.empty() || tables == "all" || tables == "perfect";
@@ -809,6 +860,7 @@ bool Generator::run() {
   header_list(spec_.root.definitions, "", false);
   std::string body_h = h_;
   source_list(spec_.root.definitions);
+  source_type_codes(spec_.root.definitions);
   set_used_externals(nullptr);
   if (failed_) return false;
 

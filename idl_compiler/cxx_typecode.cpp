@@ -1,0 +1,281 @@
+#include "idl_compiler/cxx_typecode.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <set>
+
+#include "idl_compiler/cxx_marshal.h"
+#include "idl_compiler/cxx_types.h"
+
+namespace switchyard::idl::cxx {
+
+namespace {
+
+const std::string tc = "::switchyard::type_code";
+
+std::string literal(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+std::string basic(const char* kind) { return tc + "::basic(::switchyard::tc_kind::" + kind + ")"; }
+
+std::string basic_expression(BasicType b) {
+  switch (b) {
+    case BasicType::short_: return basic("tk_short");
+    case BasicType::long_: return basic("tk_long");
+    case BasicType::long_long: return basic("tk_longlong");
+    case BasicType::unsigned_short: return basic("tk_ushort");
+    case BasicType::unsigned_long: return basic("tk_ulong");
+    case BasicType::unsigned_long_long: return basic("tk_ulonglong");
+    case BasicType::float_: return basic("tk_float");
+    case BasicType::double_: return basic("tk_double");
+    case BasicType::long_double: return basic("tk_longdouble");
+    case BasicType::char_: return basic("tk_char");
+    case BasicType::wchar: return basic("tk_wchar");
+    case BasicType::boolean: return basic("tk_boolean");
+    case BasicType::octet: return basic("tk_octet");
+    case BasicType::any: return basic("tk_any");
+    case BasicType::type_code: return basic("tk_TypeCode");
+    case BasicType::object: return tc + "::make_objref(\"IDL:omg.org/CORBA/Object:1.0\", \"Object\")";
+    case BasicType::void_: return basic("tk_void");
+    case BasicType::value_base: return tc + "()";
+  }
+  return tc + "()";
+}
+
+// The discriminator value of a label as the TypeCode stores it.
+std::int64_t label_value(const ConstValue& v) {
+  switch (v.kind) {
+    case ConstKind::enumerator: return v.enumerator != nullptr ? v.enumerator->value : 0;
+    case ConstKind::boolean: return v.boolean ? 1 : 0;
+    case ConstKind::character:
+    case ConstKind::wide_character: return v.character;
+    default: return v.negative ? v.signed_integer : static_cast<std::int64_t>(v.unsigned_integer | v.signed_integer);
+  }
+}
+
+// Whether a struct or union reaches one of `targets` through its members (typedefs, sequences and
+// arrays followed): then its TypeCode is part of a recursion.
+bool reaches(const Declaration* from, const std::vector<const Declaration*>& targets) {
+  std::set<const Declaration*> seen;
+  std::function<bool(const TypeSpec&)> type_reaches;
+  std::function<bool(const Declaration*)> decl_reaches = [&](const Declaration* d) -> bool {
+    if (d == nullptr || !seen.insert(d).second) return false;
+    switch (d->kind) {
+      case DeclKind::struct_:
+        for (const auto& m : static_cast<const Struct*>(d)->members)
+          if (type_reaches(*m->type)) return true;
+        return false;
+      case DeclKind::union_:
+        for (const auto& c : static_cast<const Union*>(d)->cases)
+          if (type_reaches(*c.member->type)) return true;
+        return false;
+      case DeclKind::typedef_:
+        return type_reaches(*static_cast<const Typedef*>(d)->type);
+      default:
+        return false;
+    }
+  };
+  type_reaches = [&](const TypeSpec& t) -> bool {
+    switch (t.kind) {
+      case TypeKind::sequence:
+      case TypeKind::array:
+        return t.element && type_reaches(*t.element);
+      case TypeKind::named: {
+        const Declaration* d = t.resolved && t.resolved->kind == DeclKind::typedef_ ? t.resolved : target_of(t);
+        if (std::find(targets.begin(), targets.end(), d) != targets.end()) return true;
+        return decl_reaches(d);
+      }
+      default:
+        return false;
+    }
+  };
+  return decl_reaches(from);
+}
+
+std::string members_list(const std::vector<std::unique_ptr<Member>>& members, std::vector<const Declaration*>& open) {
+  std::string out = "{";
+  for (std::size_t k = 0; k < members.size(); ++k)
+    out += std::string(k ? ", " : "") + "{" + literal(members[k]->name) + ", " +
+           type_code_expression(*members[k]->type, open) + "}";
+  return out + "}";
+}
+
+// The expression that builds the TypeCode of a type declaration (not a call to its function).
+std::string build_expression(const Declaration& d, std::vector<const Declaration*>& open) {
+  const std::string id = literal(d.repository_id), name = literal(d.name);
+  switch (d.kind) {
+    case DeclKind::struct_: {
+      const auto& s = static_cast<const Struct&>(d);
+      open.push_back(&d);
+      std::string e = tc + "::make_struct(" + id + ", " + name + ", " + members_list(s.members, open) + ")";
+      open.pop_back();
+      return e;
+    }
+    case DeclKind::exception: {
+      const auto& x = static_cast<const Exception&>(d);
+      open.push_back(&d);
+      std::string e = tc + "::make_exception(" + id + ", " + name + ", " + members_list(x.members, open) + ")";
+      open.pop_back();
+      return e;
+    }
+    case DeclKind::union_: {
+      const auto& u = static_cast<const Union&>(d);
+      open.push_back(&d);
+      std::string members;
+      int default_index = -1, index = 0;
+      for (const auto& c : u.cases) {
+        const std::string type = type_code_expression(*c.member->type, open);
+        for (const auto& l : c.labels) {
+          if (l.is_default) default_index = index;
+          members += std::string(index ? ", " : "") + "{" + (l.is_default ? "0" : std::to_string(label_value(l.value)) + "LL") +
+                     ", " + literal(c.member->name) + ", " + type + "}";
+          ++index;
+        }
+      }
+      std::string e = tc + "::make_union(" + id + ", " + name + ", " + type_code_expression(*u.discriminator, open) +
+                      ", " + std::to_string(default_index) + ", {" + members + "})";
+      open.pop_back();
+      return e;
+    }
+    case DeclKind::enum_: {
+      std::string names;
+      for (const auto& e : static_cast<const Enum&>(d).enumerators) names += (names.empty() ? "" : ", ") + literal(e->name);
+      return tc + "::make_enum(" + id + ", " + name + ", {" + names + "})";
+    }
+    case DeclKind::typedef_:
+      return tc + "::make_alias(" + id + ", " + name + ", " +
+             type_code_expression(*static_cast<const Typedef&>(d).type, open) + ")";
+    case DeclKind::interface:
+      return tc + "::make_objref(" + id + ", " + name + ")";
+    default:
+      return tc + "()";
+  }
+}
+
+}  // namespace
+
+std::string type_code_function(const Declaration& declaration) {
+  const std::string q = qualified(declaration);
+  return q.substr(0, q.size() - identifier(declaration.name).size()) + "_tc_" + declaration.name;
+}
+
+std::string type_code_expression(const TypeSpec& type, std::vector<const Declaration*>& open) {
+  switch (type.kind) {
+    case TypeKind::basic: return basic_expression(type.basic);
+    case TypeKind::string: return tc + "::make_string(" + std::to_string(type.bound) + "u)";
+    case TypeKind::wstring: return tc + "::make_wstring(" + std::to_string(type.bound) + "u)";
+    case TypeKind::sequence:
+      return tc + "::make_sequence(" + type_code_expression(*type.element, open) + ", " + std::to_string(type.bound) + "u)";
+    case TypeKind::fixed:
+      return tc + "::make_fixed(" + std::to_string(type.digits) + ", " + std::to_string(type.scale) + ")";
+    case TypeKind::array: {
+      std::string e = type_code_expression(*type.element, open);
+      for (auto it = type.dimensions.rbegin(); it != type.dimensions.rend(); ++it)
+        e = tc + "::make_array(" + e + ", " + std::to_string(*it) + "u)";
+      return e;
+    }
+    case TypeKind::named: {
+      // Typedefs keep their alias TypeCode; forward declarations give way to their definitions.
+      const Declaration* d = type.resolved && type.resolved->kind == DeclKind::typedef_ ? type.resolved : target_of(type);
+      if (d == nullptr) return tc + "()";
+      if (std::find(open.begin(), open.end(), d) != open.end())
+        return tc + "::make_recursive(" + literal(d->repository_id) + ")";
+      if (!open.empty() && (d->kind == DeclKind::struct_ || d->kind == DeclKind::union_ || d->kind == DeclKind::typedef_) &&
+          reaches(d, open))
+        return build_expression(*d, open);
+      return type_code_function(*d) + "()";
+    }
+  }
+  return tc + "()";
+}
+
+std::string any_friend_declarations(const std::string& name, const std::string& indent) {
+  return "#if SYIDL_HAVE_ANY\n" + indent + "friend void operator<<=(::switchyard::any&, const " + name + "&);\n" + indent +
+         "friend bool operator>>=(const ::switchyard::any&, " + name + "&);\n#endif\n";
+}
+
+std::string type_code_declarations(const Declaration& d, const std::string& indent, bool in_class) {
+  const std::string fn = "_tc_" + d.name;
+  std::string out = indent + "// The TypeCode of " + d.scoped_name() + ".\n";
+  out += indent + (in_class ? "static " : "") + "const ::switchyard::type_code& " + fn + "();\n";
+  if (d.kind == DeclKind::enum_) {
+    const std::string e = identifier(d.name);
+    const std::string f = in_class ? "friend " : "";
+    out += indent + f + "void operator<<=(::switchyard::any&, " + e + ");\n";
+    out += indent + f + "bool operator>>=(const ::switchyard::any&, " + e + "&);\n";
+  } else if (d.kind == DeclKind::typedef_) {
+    const std::string t = identifier(d.name);
+    const std::string s = in_class ? "static " : "";
+    out += indent + s + "void insert_" + d.name + "(::switchyard::any&, const " + t + "&);\n";
+    out += indent + s + "bool extract_" + d.name + "(const ::switchyard::any&, " + t + "&);\n";
+  }
+  Requirements r = d.kind == DeclKind::interface ? Requirements{} : requirements_of(d);
+  r.any = true;
+  return "#if " + r.condition() + "\n" + out + "#endif\n";
+}
+
+std::string type_code_definitions(const Declaration& d, const std::string& scope) {
+  std::vector<const Declaration*> open;
+  const std::string q = qualified(d);
+  std::string out = "const ::switchyard::type_code& " + scope + "_tc_" + d.name + "() {\n";
+  out += "  static const ::switchyard::type_code _tc = " + build_expression(d, open) + ";\n  return _tc;\n}\n\n";
+  const std::string tcf = scope + "_tc_" + d.name + "()";
+  switch (d.kind) {
+    case DeclKind::struct_:
+    case DeclKind::union_:
+      out += "void operator<<=(::switchyard::any& _a, const " + q + "& _v) {\n  _a.replace(" + tcf +
+             ", [&](::switchyard::cdr::output_stream& _out) { cdr_write(_out, _v); });\n}\n\n";
+      out += "bool operator>>=(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" + tcf +
+             ", [&](::switchyard::cdr::input_stream& _in) { cdr_read(_in, _v); });\n}\n\n";
+      break;
+    case DeclKind::exception:
+      // In an Any an exception is its repository id, then its members.
+      out += "void operator<<=(::switchyard::any& _a, const " + q + "& _v) {\n  _a.replace(" + tcf +
+             ", [&](::switchyard::cdr::output_stream& _out) {\n    _out.write_string(" + q +
+             "::_repository_id);\n    cdr_write(_out, _v);\n  });\n}\n\n";
+      out += "bool operator>>=(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" + tcf +
+             ", [&](::switchyard::cdr::input_stream& _in) {\n    (void)_in.read_string_view();\n    cdr_read(_in, _v);\n  });\n}\n\n";
+      break;
+    case DeclKind::enum_: {
+      const auto& en = static_cast<const Enum&>(d);
+      out += "void operator<<=(::switchyard::any& _a, " + q + " _v) {\n  _a.replace(" + tcf +
+             ", [&](::switchyard::cdr::output_stream& _out) { _out.write_ulong(static_cast<std::uint32_t>(_v)); });\n}\n\n";
+      out += "bool operator>>=(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" + tcf +
+             ", [&](::switchyard::cdr::input_stream& _in) {\n    const std::uint32_t _e = _in.read_ulong();\n"
+             "    if (_e >= " + std::to_string(en.enumerators.size()) +
+             ") _in.throw_marshal(::switchyard::minor::bad_enum, \"enumerator out of range\");\n    _v = static_cast<" + q +
+             ">(_e);\n  });\n}\n\n";
+      break;
+    }
+    case DeclKind::typedef_: {
+      const auto& t = static_cast<const Typedef&>(d);
+      std::string write, read;
+      write_value(write, *t.type, "_v", "    ");
+      read_value(read, *t.type, "_v", "    ");
+      out += "void " + scope + "insert_" + d.name + "(::switchyard::any& _a, const " + q + "& _v) {\n  _a.replace(" + tcf +
+             ", [&]([[maybe_unused]] ::switchyard::cdr::output_stream& _out) {\n" + write + "  });\n}\n\n";
+      out += "bool " + scope + "extract_" + d.name + "(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" +
+             tcf + ", [&]([[maybe_unused]] ::switchyard::cdr::input_stream& _in) {\n" + read + "  });\n}\n\n";
+      break;
+    }
+    default:
+      break;
+  }
+  Requirements r = d.kind == DeclKind::interface ? Requirements{} : requirements_of(d);
+  r.any = true;
+  return "#if " + r.condition() + "\n" + out + "#endif\n";
+}
+
+}  // namespace switchyard::idl::cxx
