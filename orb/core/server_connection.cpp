@@ -322,7 +322,12 @@ void server_connection::close_gracefully() noexcept {
   close();
 }
 
-void server_connection::close() noexcept { connection_->close(); }
+void server_connection::close() noexcept {
+  // Out of the reactor before the descriptor goes: a closed descriptor cannot be removed from
+  // epoll, and the next connection would get its number and this handler's registration.
+  if (connection_->is_open()) orb_.reactor().remove(handle_);
+  connection_->close();
+}
 
 bool server_request_in_upcall() noexcept { return in_upcall; }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "switchyard/exception.h"
 #include "switchyard/invocation.h"
 #include "switchyard/object.h"
 #include "switchyard/servant.h"

@@ -388,3 +388,17 @@ TEST_CASE("thread-per-connection serves several clients and shuts down cleanly",
   auto e = system_exception_of([&] { b.echo_long(1); });
   CHECK((e.kind() == SystemExceptionKind::TRANSIENT || e.kind() == SystemExceptionKind::COMM_FAILURE));
 }
+
+TEST_CASE("a reactive server serves connection after connection (descriptor reuse)", "[core]") {
+  auto reactor = GENERATE("dev_poll", "select");
+  serving_orb server({"-ORBReactor", reactor});
+  auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::test_probe>()));
+  server.start();
+  // Each client ORB is a new connection, closed when it goes; the server's next connection
+  // usually gets the descriptor number the last one had.
+  for (int i = 0; i < 6; ++i) {
+    auto client = client_orb({"-ORBCallTimeout", "5000"});
+    hand::probe_stub stub(client->string_to_object(ior));
+    REQUIRE(stub.echo_long(i) == i);
+  }
+}

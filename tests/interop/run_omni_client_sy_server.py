@@ -14,12 +14,8 @@ Every wait is bounded; every process started is killed on the way out.
 
 --reconnect only runs four omniORB clients one after the other against one server with the default
 reactor (dev_poll): each client is a new connection, closed when the client exits.
-
-KNOWN BUG (tests/interop/README.md): with the dev_poll reactor, the server closes a connection's
-socket before the reactor removes it (orb/core/server_connection.cpp), ACE cannot deregister the
-closed fd, and the next connection that gets the same fd number is never served (the stale handler
-spins). Until that is fixed the main run uses -ORBReactor select (WORKAROUND below), and the
---reconnect run is registered with should_fail.
+It guards a fixed bug: the server once closed a connection's socket before taking it out of the
+epoll reactor, so the next connection that got the same descriptor number was never served.
 """
 import os
 import re
@@ -33,7 +29,7 @@ SKIP = 77
 CALLS = ("noparams2way,noparams1way,octets:0,octets:1,octets:1000,octets:100000,"
          "structs:0,structs:1,structs:100,bad-key,bad-op,non-existent")
 COUNT = 3
-WORKAROUND = ["-ORBReactor", "select"]
+WORKAROUND = []
 VERSIONS = ["1.0", "1.1", "1.2"]
 
 # (servant demux, operation demux, extra server options)
