@@ -1,25 +1,110 @@
 #!/usr/bin/env bash
-# Installs the build into a temporary root, then builds and runs tests/install/consumer.cpp
-# against it with nothing but pkg-config, linked shared and then static.
-# Usage: install_test.sh BUILD_DIR SOURCE_DIR
+# Installs the build into a temporary root, then, with nothing but what was installed:
+#  1. compiles every installed header alone (each must stand alone: no internal path);
+#  2. builds and runs tests/install/consumer.cpp through pkg-config, linked shared and static;
+#  3. configures and builds docs/examples/greeter (its own Meson project: dependency('switchyard')
+#     through pkg-config, the installed syidl through find_program), runs its server on 127.0.0.1
+#     and its client against it, and checks what the client prints.
+# Usage: install_test.sh BUILD_DIR SOURCE_DIR EXAMPLE_DIR
 set -euo pipefail
 build=$1
 source=$2
+example=$3
 root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$root"
+}
+trap cleanup EXIT
 
 meson install -C "$build" --destdir "$root" --no-rebuild --quiet >/dev/null
 pc=$(find "$root" -name switchyard.pc | head -n 1)
 [ -n "$pc" ] || { echo "switchyard.pc was not installed" >&2; exit 1; }
 pcdir=$(dirname "$pc")
 prefix=$(sed -n 's/^prefix=//p' "$pc")
-pkg() { PKG_CONFIG_PATH="$pcdir" pkg-config --define-variable=prefix="$root$prefix" "$@" switchyard; }
+# The files sit under $root$prefix, not $prefix: point the .pc there (for Meson too, which has no
+# --define-variable).
+sed -i "s|^prefix=.*|prefix=$root$prefix|" "$pc"
+pkg() { PKG_CONFIG_PATH="$pcdir" pkg-config "$@" switchyard; }
 
 echo "pkg-config switchyard: $(pkg --modversion)"
-c++ -std=c++20 -Wall -Wextra -Werror "$source/consumer.cpp" -o "$root/consumer_shared" $(pkg --cflags --libs)
+includedir=$(pkg --variable=includedir)
 libdir=$(pkg --variable=libdir)
+
+# 1. Every installed header compiles on its own.
+headers=0
+while IFS= read -r header; do
+  name=${header#"$includedir/"}
+  echo "#include <$name>" | c++ -std=c++20 -Wall -Wextra -Werror -fsyntax-only -x c++ - $(pkg --cflags) ||
+    { echo "installed header $name does not stand alone" >&2; exit 1; }
+  headers=$((headers + 1))
+done < <(find "$includedir/switchyard" -name '*.h' | sort)
+echo "installed headers: $headers, each compiles alone"
+
+# 2. The consumer, shared and static.
+c++ -std=c++20 -Wall -Wextra -Werror "$source/consumer.cpp" -o "$root/consumer_shared" $(pkg --cflags --libs)
 LD_LIBRARY_PATH="$libdir" "$root/consumer_shared"
 
 c++ -std=c++20 -Wall -Wextra -Werror "$source/consumer.cpp" -o "$root/consumer_static" \
   $(pkg --cflags) "$libdir/libswitchyard.a" $(pkg --static --libs-only-other --libs-only-l | sed 's/-lswitchyard//')
 "$root/consumer_static"
+
+# 3. The example application, as a user builds it (docs/using.md).
+syidl=$(find "$root" -type f -name syidl | head -n 1)
+[ -x "$syidl" ] || { echo "syidl was not installed" >&2; exit 1; }
+export PATH="$(dirname "$syidl"):$PATH" PKG_CONFIG_PATH="$pcdir" LD_LIBRARY_PATH="$libdir"
+example_build="$root/example-build"
+if ! meson setup "$example_build" "$example" --wrap-mode=nofallback >"$root/setup.log" 2>&1 ||
+   ! grep -q "Program syidl found: YES ($syidl)" "$root/setup.log"; then
+  cat "$root/setup.log" >&2
+  echo "the example did not configure against the installed Switchyard and syidl" >&2
+  exit 1
+fi
+meson compile -C "$example_build" >"$root/compile.log" 2>&1 || { cat "$root/compile.log" >&2; exit 1; }
+echo "example: built against $prefix (installed in a temporary root)"
+
+ior_file="$root/greeter.ior"
+"$example_build/greeter_server" --ior-file "$ior_file" -ORBListenEndpoints iiop://127.0.0.1:0 \
+  >"$root/server.out" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do  # at most 10 s for the IOR
+  [ -s "$ior_file" ] && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+[ -s "$ior_file" ] || { cat "$root/server.out" >&2; echo "greeter_server wrote no IOR" >&2; exit 1; }
+
+client_status=0
+timeout 30 "$example_build/greeter_client" "$ior_file" Ada Grace "" >"$root/client.out" 2>&1 || client_status=$?
+expected='Hello, Ada! (greeting 1)
+Hello, Grace! (greeting 2)
+refused: an empty name
+the server has made 2 greeting(s)'
+if [ "$client_status" -ne 3 ] || [ "$(cat "$root/client.out")" != "$expected" ]; then
+  echo "greeter_client exited $client_status and printed:" >&2
+  cat "$root/client.out" >&2
+  echo "server output:" >&2
+  cat "$root/server.out" >&2
+  exit 1
+fi
+# The IOR as text on the command line works as well as the file.
+timeout 30 "$example_build/greeter_client" "$(cat "$ior_file")" Linus >"$root/client2.out" 2>&1 ||
+  { cat "$root/client2.out" >&2; exit 1; }
+grep -qx 'Hello, Linus! (greeting 3)' "$root/client2.out" || { cat "$root/client2.out" >&2; exit 1; }
+
+kill -TERM "$server_pid"
+for _ in $(seq 100); do  # at most 10 s to stop
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$server_pid" 2>/dev/null; then
+  kill -KILL "$server_pid"
+  echo "greeter_server did not stop on SIGTERM" >&2
+  exit 1
+fi
+server_status=0
+wait "$server_pid" || server_status=$?
+server_pid=""
+[ "$server_status" -eq 0 ] || { cat "$root/server.out" >&2; echo "greeter_server exited $server_status" >&2; exit 1; }
+echo "example: greeter_server and greeter_client on 127.0.0.1: ok"
