@@ -3,6 +3,8 @@
 //   omni_bench_client --ior-file PATH [--object ttcp/0] [--verbose] [-ORB<option> <value> ...]
 //       latency --mode twoway|oneway --type none|octet|binstruct --units N --samples K
 //               --warmup W --samples-out FILE
+//       latency --mode twoway --type echo_doubles|echo_longs|echo_records|echo_narecords --units N ...
+//               (on --object echo: Integrity::Echo, N elements, the reply checked once)
 //       ttcp --type octet|binstruct --buffer-bytes S --total-bytes T [--socket-queue Q] [--oneway]
 //
 // latency: W untimed calls, then K calls each timed with std::chrono::steady_clock; FILE gets one
@@ -14,6 +16,7 @@
 // BinStructs: 24 bytes each in CDR) is built once and sent back to back, sendOctetSeq_2way or
 // sendStructSeq_2way, until T bytes are sent; prints "seconds=<float> bytes=<int> calls=<int>".
 // Options may come before or after the command word; -ORB options pass through to omniORB.
+#include "integrity.hh"
 #include "omni_socket_queue.h"
 #include "ttcp_sequence.hh"
 
@@ -130,9 +133,12 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
   if (opts.ior_file.empty()) usage("--ior-file is required");
   if (opts.command == "latency") {
     if (opts.mode != "twoway" && opts.mode != "oneway") usage("--mode is twoway or oneway");
-    if (opts.type != "none" && opts.type != "octet" && opts.type != "binstruct") {
-      usage("--type is none, octet or binstruct");
+    bool echo = opts.type == "echo_doubles" || opts.type == "echo_longs" || opts.type == "echo_records" ||
+                opts.type == "echo_narecords";
+    if (opts.type != "none" && opts.type != "octet" && opts.type != "binstruct" && !echo) {
+      usage("--type is none, octet, binstruct, echo_doubles, echo_longs, echo_records or echo_narecords");
     }
+    if (echo && opts.mode != "twoway") usage("--type " + opts.type + " is two-way only");
     if (opts.type != "none" && !opts.has_units) usage("--units is required with --type " + opts.type);
     if (!opts.has_samples || opts.samples == 0) usage("--samples (at least 1) is required");
     if (!opts.has_warmup) usage("--warmup is required (0 for none)");
@@ -289,6 +295,84 @@ int run_latency(const options& opts, ttcp_sequence_ptr target) {
   return 0;
 }
 
+// ---- latency of Integrity::Echo calls (the evaluation report's types)
+
+template <class Sequence>
+bool same(const Sequence& a, const Sequence& b, bool (*equal)(const typename std::remove_reference<decltype(a[0])>::type&,
+                                                              const typename std::remove_reference<decltype(a[0])>::type&)) {
+  if (a.length() != b.length()) return false;
+  for (CORBA::ULong i = 0; i < a.length(); ++i)
+    if (!equal(a[i], b[i])) return false;
+  return true;
+}
+
+int run_echo_latency(const options& opts, Integrity::Echo_ptr echo) {
+  const auto n = static_cast<CORBA::ULong>(opts.units == 0 ? 1 : opts.units);
+  Integrity::Doubles doubles;
+  Integrity::Longs longs;
+  Integrity::Records records;
+  Integrity::NARecords narecords;
+  if (opts.type == "echo_doubles") doubles.length(n);
+  if (opts.type == "echo_longs") longs.length(n);
+  if (opts.type == "echo_records") records.length(n);
+  if (opts.type == "echo_narecords") narecords.length(n);
+  for (CORBA::ULong i = 0; i < n; ++i) {
+    auto k = static_cast<CORBA::Long>(i);
+    if (doubles.length()) doubles[i] = 0.5 + k;
+    if (longs.length()) longs[i] = k * 7 - 3;
+    if (records.length()) {
+      Integrity::Record& r = records[i];
+      r.l = k; r.d = 1.25 * k; r.s = static_cast<CORBA::Short>(k); r.o = static_cast<CORBA::Octet>(k);
+      r.f = 0.5f * static_cast<float>(k); r.c = static_cast<CORBA::Char>('a' + k % 26); r.b = k % 2 == 0;
+    }
+    if (narecords.length()) {
+      Integrity::NARecord& r = narecords[i];
+      r.o = static_cast<CORBA::Octet>(k); r.d = 2.5 * k; r.c = static_cast<CORBA::Char>('A' + k % 26);
+      r.ll = static_cast<CORBA::LongLong>(k) << 20; r.s = static_cast<CORBA::Short>(-k);
+    }
+  }
+  // Returns whether the reply equals what was sent (checked on the first, untimed call only).
+  auto call = [&](bool check) {
+    if (doubles.length()) {
+      Integrity::Doubles_var r = echo->echo_doubles(doubles);
+      return !check || same(r.in(), doubles, +[](const CORBA::Double& a, const CORBA::Double& b) { return a == b; });
+    }
+    if (longs.length()) {
+      Integrity::Longs_var r = echo->echo_longs(longs);
+      return !check || same(r.in(), longs, +[](const CORBA::Long& a, const CORBA::Long& b) { return a == b; });
+    }
+    if (records.length()) {
+      Integrity::Records_var r = echo->echo_records(records);
+      return !check || same(r.in(), records, +[](const Integrity::Record& a, const Integrity::Record& b) {
+        return a.l == b.l && a.d == b.d && a.s == b.s && a.o == b.o && a.f == b.f && a.c == b.c && a.b == b.b;
+      });
+    }
+    Integrity::NARecords_var r = echo->echo_narecords(narecords);
+    return !check || same(r.in(), narecords, +[](const Integrity::NARecord& a, const Integrity::NARecord& b) {
+      return a.o == b.o && a.d == b.d && a.c == b.c && a.ll == b.ll && a.s == b.s;
+    });
+  };
+  if (!call(true)) {
+    std::cerr << "omni_bench_client: " << opts.type << ": the reply differs from what was sent\n";
+    return 1;
+  }
+  for (unsigned long i = 0; i < opts.warmup; ++i) call(false);
+  std::vector<long long> nanoseconds(opts.samples);
+  for (unsigned long i = 0; i < opts.samples; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    call(false);
+    auto stop = std::chrono::steady_clock::now();
+    nanoseconds[i] = std::chrono::duration_cast<std::chrono::nanoseconds>(stop - start).count();
+  }
+  std::ofstream out(opts.samples_out, std::ios::trunc);
+  for (long long ns : nanoseconds) out << ns << '\n';
+  if (!out.flush()) {
+    std::cerr << "omni_bench_client: cannot write " << opts.samples_out << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 // ---- ttcp
 
 int run_ttcp(const options& opts, ttcp_sequence_ptr target) {
@@ -340,11 +424,20 @@ int main(int argc, char** argv) {
       switchyard::bench::set_socket_queue_on_client_connections(opts.socket_queue, opts.verbose);
     }
     CORBA::Object_var object = orb->string_to_object(ior.c_str());
-    ttcp_sequence_var target = ttcp_sequence::_narrow(object);
-    if (CORBA::is_nil(target)) {
-      std::cerr << "omni_bench_client: '" << opts.object << "' is not a ttcp_sequence\n";
+    if (opts.type.rfind("echo_", 0) == 0) {
+      Integrity::Echo_var echo = Integrity::Echo::_narrow(object);
+      if (CORBA::is_nil(echo)) {
+        std::cerr << "omni_bench_client: '" << opts.object << "' is not an Integrity::Echo\n";
+      } else {
+        status = run_echo_latency(opts, echo);
+      }
     } else {
-      status = opts.command == "latency" ? run_latency(opts, target) : run_ttcp(opts, target);
+      ttcp_sequence_var target = ttcp_sequence::_narrow(object);
+      if (CORBA::is_nil(target)) {
+        std::cerr << "omni_bench_client: '" << opts.object << "' is not a ttcp_sequence\n";
+      } else {
+        status = opts.command == "latency" ? run_latency(opts, target) : run_ttcp(opts, target);
+      }
     }
   } catch (const CORBA::SystemException& e) {
     std::cerr << "omni_bench_client: CORBA::" << e._name() << " minor 0x" << std::hex

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "benchmarks/sy_bench/bench_interface.h"
+#include "benchmarks/sy_bench/echo_servant.h"
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
 
@@ -15,27 +16,34 @@ namespace switchyard::bench {
 namespace {
 
 struct served_objects {
+  std::string echo;
+  std::string echo_url;  // corbaloc: of the Echo servant (iiop only)
   std::vector<std::string> ttcp;
   std::string control;
   std::string first_url;  // corbaloc: of ttcp/0, for the message-size relay (iiop only)
 };
 
-// Activates the servants and the control servant (in a child adapter of its own, so the
-// benchmark servants' map holds exactly `servants` entries).
+std::string url_or_empty(const std::shared_ptr<switchyard::orb>& orb, const object_ref& ref) {
+  try {
+    return orb->object_to_url(ref);
+  } catch (const std::exception&) {
+    return {};  // not an IIOP endpoint: no URL line
+  }
+}
+
+// Activates the Echo servant, the ttcp servants and the control servant (Echo and control in child
+// adapters of their own, so the benchmark servants' map holds exactly `servants` entries).
 served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, std::size_t servants,
                             std::size_t operations) {
   served_objects objects;
   auto& root = orb->root_adapter();
+  auto echo = root.create_child("sy_bench_echo").activate_with_id("echo", make_echo_servant());
+  objects.echo = orb->object_to_string(echo);
+  objects.echo_url = url_or_empty(orb, echo);
   for (std::size_t i = 0; i < servants; ++i) {
     auto ref = root.activate_with_id("ttcp_" + std::to_string(i), std::make_shared<bench_servant>(operations));
     objects.ttcp.push_back(orb->object_to_string(ref));
-    if (i == 0) {
-      try {
-        objects.first_url = orb->object_to_url(ref);
-      } catch (const std::exception&) {
-        // not an IIOP endpoint: no URL line
-      }
-    }
+    if (i == 0) objects.first_url = url_or_empty(orb, ref);
   }
   auto& control_adapter = root.create_child("sy_bench_control");
   objects.control = orb->object_to_string(control_adapter.activate(make_control_servant(orb)));
@@ -54,10 +62,12 @@ void write_whole(const std::filesystem::path& path, const std::string& text) {
 }
 
 std::string ior_lines(const served_objects& objects) {
-  std::string text;
+  // The Echo line first, as omni_bench_server writes its file (benchmarks/peers/README.md).
+  std::string text = "echo " + objects.echo + "\n";
   for (std::size_t i = 0; i < objects.ttcp.size(); ++i) text += "ttcp/" + std::to_string(i) + " " + objects.ttcp[i] + "\n";
   text += "control " + objects.control + "\n";
   if (!objects.first_url.empty()) text += "url/ttcp/0 " + objects.first_url + "\n";
+  if (!objects.echo_url.empty()) text += "url/echo " + objects.echo_url + "\n";
   return text;
 }
 
@@ -147,6 +157,8 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
     ttcp_iors_ = objects.ttcp;
     control_ior_ = objects.control;
     first_url_ = objects.first_url;
+    echo_ior_ = objects.echo;
+    echo_url_ = objects.echo_url;
     local_thread_ = std::thread([orb = local_orb_] { orb->run(); });
     return;
   }
@@ -158,7 +170,7 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
                                    std::to_string(operations)};
   argv.insert(argv.end(), all.begin(), all.end());
   process_ = child_process::start(argv, true);
-  auto lines = wait_for_lines(ior_file_, servants + 1, process_, std::chrono::seconds(60));
+  auto lines = wait_for_lines(ior_file_, servants + 2, process_, std::chrono::seconds(60));
   auto named = read_ior_lines(lines);
   for (std::size_t i = 0; i < servants; ++i) {
     auto it = named.find("ttcp/" + std::to_string(i));
@@ -166,7 +178,9 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
     ttcp_iors_.push_back(it->second);
   }
   control_ior_ = named.at("control");
+  echo_ior_ = named.at("echo");
   if (auto it = named.find("url/ttcp/0"); it != named.end()) first_url_ = it->second;
+  if (auto it = named.find("url/echo"); it != named.end()) echo_url_ = it->second;
 }
 
 int bench_server::stop() {

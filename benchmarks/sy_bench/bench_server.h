@@ -39,6 +39,9 @@ class bench_server {
   // The references' strings, ttcp/0 first; the control servant's.
   const std::vector<std::string>& ttcp_iors() const noexcept { return ttcp_iors_; }
   const std::string& control_ior() const noexcept { return control_ior_; }
+  // The Integrity::Echo servant's reference (generated skeleton, echo_servant.h), and its corbaloc:.
+  const std::string& echo_ior() const noexcept { return echo_ior_; }
+  const std::string& echo_url() const noexcept { return echo_url_; }
   // "corbaloc:iiop:1.2@127.0.0.1:port/key" of ttcp/0 (empty for other transports).
   const std::string& first_url() const noexcept { return first_url_; }
   // In collocated mode, the server's ORB (the client uses it too); otherwise null.
@@ -51,6 +54,7 @@ class bench_server {
   std::vector<std::string> ttcp_iors_;
   std::string control_ior_;
   std::string first_url_;
+  std::string echo_ior_, echo_url_;
   child_process process_;
   std::shared_ptr<switchyard::orb> local_orb_;
   std::thread local_thread_;

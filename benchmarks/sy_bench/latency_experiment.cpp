@@ -1,5 +1,6 @@
 // `sy-bench latency`: one-way and two-way latency of sends of sequences (octet, short, long,
-// double, char, BinStruct; 1..1024 units) and of the parameterless call, for our ORB, the C
+// double, char, BinStruct; 1..1024 units) and of the parameterless call, two-way Integrity::Echo
+// calls of the evaluation report's types (echo_calls.h: 144 B..24 KB), for our ORB, the C
 // sockets and ACE baselines (sending exactly as many bytes as our ORB's request and reply, counted
 // by a relay), and omniORB when its peers are built. Trend lines per series and type (least
 // squares over medians: time = fixed + per byte * bytes), as the evaluation report's tables 1-6.
@@ -12,6 +13,7 @@
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/bench_server.h"
 #include "benchmarks/sy_bench/csv_table.h"
+#include "benchmarks/sy_bench/echo_calls.h"
 #include "benchmarks/sy_bench/experiments.h"
 #include "benchmarks/sy_bench/peer_tools.h"
 #include "benchmarks/sy_bench/statistics.h"
@@ -21,10 +23,40 @@
 namespace switchyard::bench {
 namespace {
 
+// A ttcp_sequence send (echo empty) or an Integrity::Echo call of `units` elements (echo set; then
+// `type` is none and the case is two-way: an echo returns its argument).
 struct latency_case {
   bool twoway;
   element_type type;
   std::size_t units;
+  std::optional<echo_type> echo = std::nullopt;
+};
+
+std::string type_name(const latency_case& c) {
+  return std::string(c.echo ? to_string(*c.echo) : to_string(c.type));
+}
+std::size_t unit_bytes(const latency_case& c) {
+  return c.echo ? echo_element_bytes(*c.echo) : element_bytes(c.type);
+}
+using case_key = std::tuple<bool, std::string, std::size_t>;
+case_key key_of(const latency_case& c) { return {c.twoway, type_name(c), c.units}; }
+
+// One call of a case, its data built once: a ttcp send or an echo.
+class case_call {
+ public:
+  explicit case_call(const latency_case& c)
+      : twoway_(c.twoway), data_(c.echo ? element_type::none : c.type, c.echo ? 0 : c.units) {
+    if (c.echo) echo_.emplace(*c.echo, c.units * echo_element_bytes(*c.echo));
+  }
+  void operator()(const object_ref& ttcp, const object_ref& echo, bool check = false) const {
+    if (echo_) echo_->call(echo, check);
+    else send(ttcp, data_, twoway_);
+  }
+
+ private:
+  bool twoway_;
+  payload data_;
+  std::optional<echo_payload> echo_;
 };
 
 struct message_sizes {
@@ -46,35 +78,42 @@ void wait_for_bytes(const byte_counting_relay& relay, std::uint64_t at_least) {
     std::this_thread::sleep_for(std::chrono::microseconds(500));
 }
 
-// Our ORB's request and reply sizes for each case, counted on the wire through a relay: the second
-// call of each case (the first on a connection may carry more service contexts).
-std::map<std::tuple<bool, element_type, std::size_t>, message_sizes> measure_sizes(
-    const common_options& common, const std::vector<latency_case>& cases, const std::shared_ptr<orb>& client) {
-  common_options iiop = common;
-  iiop.transport = "iiop";
-  iiop.collocated = false;
-  bench_server server(iiop, 1, 0, {}, common.out);
-  const std::string& url = server.first_url();
+// "corbaloc:iiop:1.2@host:port/key": the port, and the URL with another port.
+std::pair<int, std::string> split_url(const std::string& url, int new_port) {
   auto at = url.find('@');
   auto colon = url.find(':', at);
   auto slash = url.find('/', at);
   if (at == std::string::npos || colon == std::string::npos || slash == std::string::npos)
     throw std::runtime_error("cannot read the server's corbaloc URL '" + url + "'");
-  int port = std::stoi(url.substr(colon + 1, slash - colon - 1));
+  return {std::stoi(url.substr(colon + 1, slash - colon - 1)),
+          url.substr(0, colon + 1) + std::to_string(new_port) + url.substr(slash)};
+}
+
+// Our ORB's request and reply sizes for each case, counted on the wire through a relay: the second
+// call of each case (the first on a connection may carry more service contexts).
+std::map<case_key, message_sizes> measure_sizes(const common_options& common, const std::vector<latency_case>& cases,
+                                                const std::shared_ptr<orb>& client) {
+  common_options iiop = common;
+  iiop.transport = "iiop";
+  iiop.collocated = false;
+  bench_server server(iiop, 1, 0, {}, common.out);
+  int port = split_url(server.first_url(), 0).first;
   byte_counting_relay relay(port);
-  auto target = client->string_to_object(url.substr(0, colon + 1) + std::to_string(relay.port()) + url.substr(slash));
+  auto target = client->string_to_object(split_url(server.first_url(), relay.port()).second);
+  // Same host and port: the client's connection cache sends both through the one relayed connection.
+  auto echo = client->string_to_object(split_url(server.echo_url(), relay.port()).second);
   payload none(element_type::none, 0);
   send(target, none, true);
   auto before = std::pair(relay.to_server(), relay.to_client());
   send(target, none, true);
   message_sizes null_call{relay.to_server() - before.first, relay.to_client() - before.second};
-  std::map<std::tuple<bool, element_type, std::size_t>, message_sizes> sizes;
+  std::map<case_key, message_sizes> sizes;
   for (auto& c : cases) {
-    payload data(c.type, c.units);
-    send(target, data, c.twoway);
+    case_call call(c);
+    call(target, echo, true);  // the data-integrity check, once per case
     if (!c.twoway) send(target, none, true);
     auto start = std::pair(relay.to_server(), relay.to_client());
-    send(target, data, c.twoway);
+    call(target, echo);
     if (!c.twoway) send(target, none, true);  // the one-way request is on the wire before this reply
     wait_for_bytes(relay, start.first);
     message_sizes s{relay.to_server() - start.first, relay.to_client() - start.second};
@@ -82,7 +121,7 @@ std::map<std::tuple<bool, element_type, std::size_t>, message_sizes> measure_siz
       s.request -= null_call.request;
       s.reply -= null_call.reply;
     }
-    sizes[{c.twoway, c.type, c.units}] = s;
+    sizes[key_of(c)] = s;
   }
   return sizes;
 }
@@ -102,8 +141,11 @@ std::vector<std::uint32_t> targets_for(const std::string& invocation, std::size_
   return order;
 }
 
-std::string omni_type(element_type t) {
-  switch (t) {
+// omni_bench_client's --type for a case ("" when it has none): the published ttcp_sequence has
+// octets and BinStructs; Echo's types go to the "echo" object.
+std::string omni_type(const latency_case& c) {
+  if (c.echo) return *c.echo == echo_type::any ? "" : type_name(c);  // TODO: omniORB echo_any
+  switch (c.type) {
     case element_type::none: return "none";
     case element_type::octet: return "octet";
     case element_type::binstruct: return "binstruct";
@@ -128,6 +170,13 @@ int latency_main(std::vector<std::string> args) {
   std::size_t warmup = std::max<std::size_t>(20, samples / 10);
   std::size_t servants = parser.number("--servants").value_or(1);
   auto invocation_name = parser.value("--invocation").value_or("request-train");
+  // The evaluation report's message sizes: 144 B, then 2416 B to 24016 B in steps of 2400 B.
+  std::vector<std::size_t> report_sizes = {144};
+  for (std::size_t b = 2416; b <= 24016; b += 2400) report_sizes.push_back(b);
+  auto echo_names = parser.list("--echo-types", quick ? std::vector<std::string>{"echo_doubles", "echo_records"}
+                                                      : std::vector<std::string>{"echo_doubles", "echo_longs", "echo_records",
+                                                                                 "echo_narecords", "echo_any"});
+  auto echo_sizes = parser.number_list("--echo-bytes", quick ? std::vector<std::size_t>{144, 24016} : report_sizes);
   auto series = parser.list("--series", {"switchyard", "socket", "ace", "omniorb"});
   parser.finish();
   if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
@@ -148,6 +197,20 @@ int latency_main(std::vector<std::string> args) {
       }
     }
   }
+  // Echo calls are two-way only; echo_any waits for <switchyard/any.h> (skipped with a note).
+  for (auto& name : echo_names) {
+    if (name == "none") continue;
+    auto type = parse_echo_type(name);
+    if (!type) throw usage_error("--echo-types: unknown type '" + name + "' (echo_doubles, echo_longs, echo_records, echo_narecords, echo_any, none)");
+    if (!echo_type_available(*type)) {
+      std::cerr << "latency: " << name << " skipped: this build has no <switchyard/any.h>\n";
+      continue;
+    }
+    for (auto b : echo_sizes) {
+      if (b == 0 || b > (16u << 20)) throw usage_error("--echo-bytes: expected 1..16M");
+      cases.push_back({true, element_type::none, std::max<std::size_t>(1, b / echo_element_bytes(*type)), *type});
+    }
+  }
   auto wants = [&](const char* s) { return std::find(series.begin(), series.end(), s) != series.end(); };
 
   std::filesystem::create_directories(common.out);
@@ -163,22 +226,24 @@ int latency_main(std::vector<std::string> args) {
     auto& orb = server.local_orb() ? server.local_orb() : client;
     std::vector<object_ref> targets;
     for (auto& ior : server.ttcp_iors()) targets.push_back(orb->string_to_object(ior));
+    auto echo = orb->string_to_object(server.echo_ior());
     payload none(element_type::none, 0);
     for (auto& t : targets) send(t, none, true);
     std::mt19937 random(7);
     for (auto& c : cases) {
-      payload data(c.type, c.units);
+      case_call call(c);
       auto order = targets_for(invocation_name, servants, samples, random);
-      for (std::size_t i = 0; i < warmup; ++i) send(targets[order[i % order.size()]], data, c.twoway);
+      call(targets[order[0]], echo, true);  // the data-integrity check
+      for (std::size_t i = 0; i < warmup; ++i) call(targets[order[i % order.size()]], echo);
       std::vector<double> us(samples);
       for (std::size_t i = 0; i < samples; ++i) {
         auto t0 = std::chrono::steady_clock::now();
-        send(targets[order[i]], data, c.twoway);
+        call(targets[order[i]], echo);
         us[i] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       }
       if (!c.twoway) send(targets[0], none, true);  // drain before the next case
-      results.push_back({"switchyard", c, sizes[{c.twoway, c.type, c.units}], summarize(us)});
-      std::cerr << "latency switchyard " << mode_name(c.twoway) << " " << to_string(c.type) << " x" << c.units
+      results.push_back({"switchyard", c, sizes[key_of(c)], summarize(us)});
+      std::cerr << "latency switchyard " << mode_name(c.twoway) << " " << type_name(c) << " x" << c.units
                 << ": mean " << format_number(results.back().stats.mean, 2) << " us\n";
     }
     server.stop();
@@ -194,13 +259,13 @@ int latency_main(std::vector<std::string> args) {
     baseline_server server(*program, common.out, 0);
     auto samples_file = common.out / (std::string(".samples-") + baseline);
     for (auto& c : cases) {
-      auto s = sizes[{c.twoway, c.type, c.units}];
+      auto s = sizes[key_of(c)];
       run_client({program->string(), "latency", "--port", std::to_string(server.port()), "--request-bytes",
                   std::to_string(s.request), "--reply-bytes", std::to_string(c.twoway ? s.reply : 0), "--samples",
                   std::to_string(samples), "--warmup", std::to_string(warmup), "--samples-out", samples_file.string()},
                  common.out);
       results.push_back({baseline, c, s, summarize(read_samples_us(samples_file))});
-      std::cerr << "latency " << baseline << " " << mode_name(c.twoway) << " " << to_string(c.type) << " x"
+      std::cerr << "latency " << baseline << " " << mode_name(c.twoway) << " " << type_name(c) << " x"
                 << c.units << ": mean " << format_number(results.back().stats.mean, 2) << " us\n";
     }
     std::filesystem::remove(samples_file);
@@ -216,10 +281,11 @@ int latency_main(std::vector<std::string> args) {
         omni_server server(*server_program, common.out, 1, 0);
         auto samples_file = common.out / ".samples-omniorb";
         for (auto& c : cases) {
-          auto type = omni_type(c.type);
-          if (type.empty()) continue;  // the published ttcp_sequence has octets and BinStructs only
+          auto type = omni_type(c);
+          if (type.empty()) continue;
           try {
-            run_client({client_program->string(), "--ior-file", server.ior_file().string(), "--object", "ttcp/0",
+            run_client({client_program->string(), "--ior-file", server.ior_file().string(), "--object",
+                        c.echo ? "echo" : "ttcp/0",
                         "latency", "--mode", mode_name(c.twoway), "--type", type, "--units",
                         std::to_string(std::max<std::size_t>(c.units, 1)), "--samples", std::to_string(samples),
                         "--warmup", std::to_string(warmup), "--samples-out", samples_file.string()},
@@ -228,7 +294,7 @@ int latency_main(std::vector<std::string> args) {
             std::cerr << "latency omniorb " << mode_name(c.twoway) << " " << type << ": " << e.what() << "\n";
             continue;
           }
-          results.push_back({"omniorb", c, sizes[{c.twoway, c.type, c.units}], summarize(read_samples_us(samples_file))});
+          results.push_back({"omniorb", c, sizes[key_of(c)], summarize(read_samples_us(samples_file))});
           std::cerr << "latency omniorb " << mode_name(c.twoway) << " " << type << " x" << c.units << ": mean "
                     << format_number(results.back().stats.mean, 2) << " us\n";
         }
@@ -241,20 +307,20 @@ int latency_main(std::vector<std::string> args) {
   client->destroy();
 
   // Tables: ratio to the socket's mean for the same case, trend lines per series, mode and type.
-  std::map<std::tuple<bool, element_type, std::size_t>, double> socket_mean;
+  std::map<case_key, double> socket_mean;
   // Ratios and trend lines use medians: on a shared 2-vCPU machine a few scheduler stalls of
   // milliseconds move a mean by more than the differences we measure (the means are in the CSV).
   for (auto& r : results)
-    if (r.series == "socket") socket_mean[{r.c.twoway, r.c.type, r.c.units}] = r.stats.median;
+    if (r.series == "socket") socket_mean[key_of(r.c)] = r.stats.median;
   csv_table table;
   table.columns = {"series", "mode", "type", "units", "bytes", "request_bytes", "reply_bytes", "servants",
                    "invocation", "samples", "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "min_us",
                    "ratio_to_socket"};
   for (auto& r : results) {
-    auto it = socket_mean.find({r.c.twoway, r.c.type, r.c.units});
+    auto it = socket_mean.find(key_of(r.c));
     std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.stats.median / it->second, 3) : "";
-    std::size_t bytes = std::max<std::size_t>(1, r.c.units) * element_bytes(r.c.type);
-    table.add({r.series, mode_name(r.c.twoway), std::string(to_string(r.c.type)), std::to_string(r.c.units),
+    std::size_t bytes = std::max<std::size_t>(1, r.c.units) * unit_bytes(r.c);
+    table.add({r.series, mode_name(r.c.twoway), type_name(r.c), std::to_string(r.c.units),
                std::to_string(bytes), std::to_string(r.sizes.request), std::to_string(r.c.twoway ? r.sizes.reply : 0),
                std::to_string(r.series == "switchyard" ? servants : 1), invocation_name,
                std::to_string(r.stats.samples), format_number(r.stats.mean), format_number(r.stats.median),
@@ -266,14 +332,14 @@ int latency_main(std::vector<std::string> args) {
   csv_table trends;
   trends.columns = {"series", "mode", "type", "fixed_us", "per_byte_ns", "points", "fixed_ratio_to_socket",
                     "per_byte_ratio_to_socket"};
-  std::map<std::tuple<std::string, bool, element_type>, std::pair<std::vector<double>, std::vector<double>>> points;
+  std::map<std::tuple<std::string, bool, std::string>, std::pair<std::vector<double>, std::vector<double>>> points;
   for (auto& r : results) {
-    if (r.c.type == element_type::none) continue;
-    auto& p = points[{r.series, r.c.twoway, r.c.type}];
-    p.first.push_back(static_cast<double>(r.c.units * element_bytes(r.c.type)));
+    if (!r.c.echo && r.c.type == element_type::none) continue;
+    auto& p = points[{r.series, r.c.twoway, type_name(r.c)}];
+    p.first.push_back(static_cast<double>(r.c.units * unit_bytes(r.c)));
     p.second.push_back(r.stats.median);
   }
-  std::map<std::pair<bool, element_type>, trend_line> socket_lines;
+  std::map<std::pair<bool, std::string>, trend_line> socket_lines;
   for (auto& [key, p] : points)
     if (std::get<0>(key) == "socket") socket_lines[{std::get<1>(key), std::get<2>(key)}] = fit_line(p.first, p.second);
   for (auto& [key, p] : points) {
@@ -286,7 +352,7 @@ int latency_main(std::vector<std::string> args) {
       if (socket->second.per_unit > 0 && line.per_unit >= 0)
         byte_ratio = format_number(line.per_unit / socket->second.per_unit, 3);
     }
-    trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::string(to_string(std::get<2>(key))),
+    trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::get<2>(key),
                 format_number(line.fixed, 4), format_number(line.per_unit * 1000.0, 4), std::to_string(line.points),
                 fixed_ratio, byte_ratio});
   }

@@ -1,0 +1,113 @@
+#include "benchmarks/sy_bench/echo_calls.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "integrity.h"
+
+namespace switchyard::bench {
+
+std::string_view to_string(echo_type type) noexcept {
+  switch (type) {
+    case echo_type::doubles: return "echo_doubles";
+    case echo_type::longs: return "echo_longs";
+    case echo_type::records: return "echo_records";
+    case echo_type::narecords: return "echo_narecords";
+    case echo_type::any: return "echo_any";
+  }
+  return "?";
+}
+
+std::optional<echo_type> parse_echo_type(std::string_view name) noexcept {
+  for (auto t : {echo_type::doubles, echo_type::longs, echo_type::records, echo_type::narecords, echo_type::any})
+    if (to_string(t) == name) return t;
+  return std::nullopt;
+}
+
+bool echo_type_available(echo_type type) noexcept { return type != echo_type::any || SYIDL_HAVE_ANY; }
+
+std::size_t echo_element_bytes(echo_type type) noexcept {
+  switch (type) {
+    case echo_type::doubles: return 8;
+    case echo_type::longs: return 4;
+    case echo_type::records: return 24;
+    case echo_type::narecords: return 32;
+    case echo_type::any: return 24;
+  }
+  return 1;
+}
+
+// Values that differ element to element, so a reordering or a lost element shows.
+struct echo_payload::values {
+  Integrity::Doubles doubles;
+  Integrity::Longs longs;
+  Integrity::Records records;
+  Integrity::NARecords narecords;
+#if SYIDL_HAVE_ANY
+  switchyard::any records_any;  // echo_any: an Any holding `records`
+#endif
+};
+
+echo_payload::echo_payload(echo_type type, std::size_t bytes)
+    : type_(type), units_(std::max<std::size_t>(1, bytes / echo_element_bytes(type))), values_(std::make_unique<values>()) {
+  if (!echo_type_available(type))
+    throw std::runtime_error(std::string(to_string(type)) + ": this build has no <switchyard/any.h>");
+  for (std::size_t i = 0; i < units_; ++i) {
+    auto n = static_cast<std::int32_t>(i);
+    switch (type) {
+      case echo_type::doubles: values_->doubles.push_back(0.5 + n); break;
+      case echo_type::longs: values_->longs.push_back(n * 7 - 3); break;
+      case echo_type::any:
+      case echo_type::records:
+        values_->records.push_back({n, 1.25 * n, static_cast<std::int16_t>(n), static_cast<std::uint8_t>(n),
+                                    0.5f * static_cast<float>(n), static_cast<char>('a' + n % 26), n % 2 == 0});
+        break;
+      case echo_type::narecords:
+        values_->narecords.push_back({static_cast<std::uint8_t>(n), 2.5 * n, static_cast<char>('A' + n % 26),
+                                      std::int64_t{n} << 20, static_cast<std::int16_t>(-n)});
+        break;
+    }
+  }
+#if SYIDL_HAVE_ANY
+  if (type == echo_type::any) Integrity::insert_Records(values_->records_any, values_->records);
+#endif
+}
+
+echo_payload::~echo_payload() = default;
+echo_payload::echo_payload(echo_payload&&) noexcept = default;
+
+namespace {
+template <class T>
+void expect_same(const T& sent, const T& got, echo_type type, bool check) {
+  if (check && !(sent == got))
+    throw std::runtime_error(std::string(to_string(type)) + ": the reply differs from what was sent");
+}
+}  // namespace
+
+void echo_payload::call(const object_ref& echo, bool check) const {
+  Integrity::Echo stub(echo);
+  switch (type_) {
+    case echo_type::doubles: expect_same(values_->doubles, stub.echo_doubles(values_->doubles), type_, check); break;
+    case echo_type::longs: expect_same(values_->longs, stub.echo_longs(values_->longs), type_, check); break;
+    case echo_type::records: expect_same(values_->records, stub.echo_records(values_->records), type_, check); break;
+    case echo_type::narecords:
+      expect_same(values_->narecords, stub.echo_narecords(values_->narecords), type_, check);
+      break;
+    case echo_type::any: {
+#if SYIDL_HAVE_ANY
+      auto reply = stub.echo_any(values_->records_any);
+      if (check) {
+        Integrity::Records got;
+        if (!Integrity::extract_Records(reply, got)) got.clear();
+        expect_same(values_->records, got, type_, check);
+      }
+#else
+      throw std::runtime_error("echo_any: this build has no <switchyard/any.h>");  // the constructor refused
+#endif
+      break;
+    }
+  }
+}
+
+}  // namespace switchyard::bench
