@@ -18,10 +18,10 @@ REQUIRED = {
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
                                 "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket"],
                 "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns"]},
-    "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "seconds",
-                          "mbps", "ratio_to_socket"]},
+    "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds",
+                          "mbps", "mbps_min", "mbps_max", "ratio_to_socket"]},
 }
-POSITIVE = {"samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
+POSITIVE = {"runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
             "total_bytes", "buffer_bytes"}
 NON_NEGATIVE = {"ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns", "operation_demux_ns"}
 FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to_socket"}  # fits may dip below 0
@@ -73,6 +73,9 @@ def main():
         for s in ("switchyard", "socket", "ace"):
             if s not in series:
                 fail(f"latency.csv lacks the {s} series")
+        # The evaluation report's types go through Integrity::Echo (sy-bench's server since 2026-11).
+        if not any(r["type"].startswith("echo_") and r["series"] == "switchyard" for r in rows):
+            fail("latency.csv has no echo_* rows for switchyard")
         for r in rows:
             if r["series"] != "socket" and r["ratio_to_socket"] == "":
                 fail(f"latency.csv: no ratio for {r['series']} {r['mode']} {r['type']} {r['units']}")

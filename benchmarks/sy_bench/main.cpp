@@ -16,9 +16,11 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--servant-demux ...] [--operation-demux ...] [--all-pairs]
           [--invocation request-train,round-robin,random,worst-case] [--requests N] [--no-instrument]
   latency [--mode twoway,oneway] [--types none,octet,short,long,double,char,binstruct] [--units 1,2,...,1024]
+          [--echo-types echo_doubles,echo_longs,echo_records,echo_narecords,echo_any|none]
+          [--echo-bytes 144,2416,...,24016]
           [--samples N] [--servants N] [--invocation ...] [--series switchyard,socket,ace,omniorb]
   ttcp    [--types octet,...] [--buffers 1K,...,128K] [--queues 8K,64K,default] [--total-bytes 64M]
-          [--series switchyard,socket,ace,omniorb]
+          [--repeats 5] [--series switchyard,socket,ace,omniorb]
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
 )";

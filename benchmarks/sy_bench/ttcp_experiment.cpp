@@ -2,7 +2,8 @@
 // one-way sends of sequences of `buffer` bytes (octets, scalars or BinStructs), then one two-way
 // call that returns once the server has taken every send (one connection, served in order); the
 // time runs from the first send to that reply. The C sockets and ACE baselines send the same bytes
-// raw with an acknowledgement at the end; omniORB's peer sends octets and BinStructs.
+// raw with an acknowledgement at the end; omniORB's peer sends octets and BinStructs one-way too.
+// Each point is run `--repeats` times (5 by default) and reported by its median run.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "benchmarks/sy_bench/csv_table.h"
 #include "benchmarks/sy_bench/experiments.h"
 #include "benchmarks/sy_bench/peer_tools.h"
+#include "benchmarks/sy_bench/statistics.h"
 #include "switchyard/orb.h"
 
 namespace switchyard::bench {
@@ -23,7 +25,8 @@ struct ttcp_row {
   std::string series;
   element_type type;
   std::size_t buffer, queue, total;
-  double seconds;
+  std::vector<double> runs;  // seconds of each run; the row reports their median
+  double seconds() const { return summarize(runs).median; }
 };
 
 std::string queue_name(std::size_t q) { return q == 0 ? "default" : std::to_string(q); }
@@ -49,6 +52,9 @@ int ttcp_main(std::vector<std::string> args) {
   }
   // 64 MB as the paper; 8 MB with --quick.
   std::size_t total = parser.number("--total-bytes").value_or(quick ? 8u << 20 : 64u << 20);
+  // Runs per point (median reported): one 64 MB run lasts 5-50 ms, and a shared machine's stalls
+  // move single runs by 30 %; 5 runs keep the default preset within a few minutes.
+  std::size_t repeats = parser.number("--repeats").value_or(quick ? 1 : 5);
   auto series = parser.list("--series", {"switchyard", "socket", "ace", "omniorb"});
   parser.finish();
   std::vector<element_type> types;
@@ -60,18 +66,19 @@ int ttcp_main(std::vector<std::string> args) {
   for (auto b : buffers)
     if (b < 24 || b > (16u << 20)) throw usage_error("--buffers: expected 24 bytes .. 16M");
   if (total == 0) throw usage_error("--total-bytes: at least 1");
+  if (repeats == 0 || repeats > 1000) throw usage_error("--repeats: expected 1..1000");
   auto wants = [&](const char* s) { return std::find(series.begin(), series.end(), s) != series.end(); };
 
   std::filesystem::create_directories(common.out);
   std::cerr << "ttcp: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
-            << total << " bytes per run, out " << common.out.string() << "\n";
-  note_run(common, "ttcp", std::to_string(total) + " bytes per run");
+            << total << " bytes per run, " << repeats << " runs per point, out " << common.out.string() << "\n";
+  note_run(common, "ttcp", std::to_string(total) + " bytes per run, median of " + std::to_string(repeats) + " runs per point");
   std::vector<ttcp_row> rows;
   auto report = [&](const ttcp_row& r) {
     rows.push_back(r);
     std::cerr << "ttcp " << r.series << " " << to_string(r.type) << " buffer " << r.buffer << " queue "
-              << queue_name(r.queue) << ": " << format_number(static_cast<double>(r.total) * 8 / r.seconds / 1e6, 0)
-              << " Mbit/s\n";
+              << queue_name(r.queue) << ": " << format_number(static_cast<double>(r.total) * 8 / r.seconds() / 1e6, 0)
+              << " Mbit/s (median of " << r.runs.size() << ")\n";
   };
 
   for (auto queue : queues) {
@@ -94,11 +101,14 @@ int ttcp_main(std::vector<std::string> args) {
           payload data(type, units);
           for (int i = 0; i < 4; ++i) send(target, data, false);  // warm-up: buffers at full size
           send(target, none, true);
-          auto t0 = std::chrono::steady_clock::now();
-          for (std::size_t i = 0; i < sends; ++i) send(target, data, false);
-          send(target, none, true);
-          double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          report({"switchyard", type, bytes, queue, sends * bytes, seconds});
+          std::vector<double> runs;
+          for (std::size_t run = 0; run < repeats; ++run) {
+            auto t0 = std::chrono::steady_clock::now();
+            for (std::size_t i = 0; i < sends; ++i) send(target, data, false);
+            send(target, none, true);
+            runs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+          }
+          report({"switchyard", type, bytes, queue, sends * bytes, runs});
         }
       }
       server.stop();
@@ -117,9 +127,13 @@ int ttcp_main(std::vector<std::string> args) {
                                          "--buffer-bytes", std::to_string(buffer), "--total-bytes",
                                          std::to_string(total / buffer * buffer)};
         if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
-        auto seconds = parse_seconds(run_client(argv, common.out));
-        if (!seconds || *seconds <= 0) throw std::runtime_error(std::string(baseline) + "_baseline printed no time");
-        report({baseline, element_type::octet, buffer, queue, total / buffer * buffer, *seconds});
+        std::vector<double> runs;
+        for (std::size_t run = 0; run < repeats; ++run) {
+          auto seconds = parse_seconds(run_client(argv, common.out));
+          if (!seconds || *seconds <= 0) throw std::runtime_error(std::string(baseline) + "_baseline printed no time");
+          runs.push_back(*seconds);
+        }
+        report({baseline, element_type::octet, buffer, queue, total / buffer * buffer, runs});
       }
     }
     if (wants("omniorb")) {
@@ -140,16 +154,21 @@ int ttcp_main(std::vector<std::string> args) {
               std::vector<std::string> argv = {client_program->string(), "--ior-file", server.ior_file().string(),
                                                "--object", "ttcp/0", "ttcp", "--type", std::string(to_string(type)),
                                                "--buffer-bytes", std::to_string(bytes), "--total-bytes",
-                                               std::to_string(sent)};
+                                               std::to_string(sent), "--oneway"};
               if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
               try {
                 // A run that takes a minute has hung (omni_bench_client with an 8 K queue and
-                // buffers over 8 K does): the rest of this queue setting is skipped.
-                auto output = run_client(argv, common.out, std::chrono::seconds(60));
-                auto seconds = parse_seconds(output);
+                // buffers over 8 K did before the peers set queues before the TCP handshake): the
+                // rest of this queue setting is skipped.
+                std::vector<double> runs;
                 std::size_t reported = sent;
-                if (auto at = output.find("bytes="); at != std::string::npos) reported = std::stoull(output.substr(at + 6));
-                if (seconds && *seconds > 0) report({"omniorb", type, bytes, queue, reported, *seconds});
+                for (std::size_t run = 0; run < repeats; ++run) {
+                  auto output = run_client(argv, common.out, std::chrono::seconds(60));
+                  auto seconds = parse_seconds(output);
+                  if (auto at = output.find("bytes="); at != std::string::npos) reported = std::stoull(output.substr(at + 6));
+                  if (seconds && *seconds > 0) runs.push_back(*seconds);
+                }
+                if (!runs.empty()) report({"omniorb", type, bytes, queue, reported, runs});
               } catch (const std::exception& e) {
                 std::cerr << "ttcp omniorb " << to_string(type) << " buffer " << bytes << " queue " << queue_name(queue)
                           << ": " << e.what() << "\n";
@@ -167,19 +186,22 @@ int ttcp_main(std::vector<std::string> args) {
 
   // Ratio to the C sockets at the same buffer and queue (the socket sends raw bytes of any type).
   std::map<std::pair<std::size_t, std::size_t>, double> socket_mbps;
-  auto mbps = [](const ttcp_row& r) { return static_cast<double>(r.total) * 8 / r.seconds / 1e6; };
+  auto mbps = [](const ttcp_row& r) { return static_cast<double>(r.total) * 8 / r.seconds() / 1e6; };
   for (auto& r : rows)
     if (r.series == "socket") socket_mbps[{r.buffer, r.queue}] = mbps(r);
   csv_table table;
-  table.columns = {"series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "seconds", "mbps",
-                   "ratio_to_socket"};
+  table.columns = {"series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds", "mbps",
+                   "mbps_min", "mbps_max", "ratio_to_socket"};
   for (auto& r : rows) {
     // Buffers of BinStructs are whole structs (a 1 K buffer holds 42 of them: 1008 bytes): the
     // socket figure of the nearest power of two is the reference.
     std::size_t reference = std::size_t{1} << static_cast<int>(std::round(std::log2(static_cast<double>(r.buffer))));
     auto it = socket_mbps.find({reference, r.queue});
+    auto spread = summarize(r.runs);
+    auto rate = [&](double seconds) { return format_number(static_cast<double>(r.total) * 8 / seconds / 1e6, 1); };
     table.add({r.series, std::string(to_string(r.type)), std::to_string(r.buffer), queue_name(r.queue),
-               std::to_string(r.total), format_number(r.seconds, 6), format_number(mbps(r), 1),
+               std::to_string(r.total), std::to_string(r.runs.size()), format_number(r.seconds(), 6),
+               format_number(mbps(r), 1), rate(spread.max), rate(spread.min),
                it != socket_mbps.end() && it->second > 0 ? format_number(mbps(r) / it->second, 3) : ""});
   }
   table.write(common.out / "ttcp.csv");
