@@ -3,7 +3,8 @@
 // ORB's client drives it), the ttcp paper's one-way sends of every scalar, two-way sends of every
 // scalar for the latency experiment, then K parameterless operations "op_0".."op_{K-1}" for the
 // demultiplexing experiment (section 5.3.1). Skeletons are hand-written, as syidl would write them:
-// arguments are demarshaled into a per-thread buffer that is reused, so a request allocates nothing.
+// arguments are demarshaled into a per-thread buffer that is reused (octets are viewed in place, as
+// syidl passes them), so a request allocates nothing.
 #pragma once
 
 #include <cstddef>
