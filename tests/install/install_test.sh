@@ -92,6 +92,12 @@ fi
 timeout 30 "$example_build/greeter_client" "$(cat "$ior_file")" Linus >"$root/client2.out" 2>&1 ||
   { cat "$root/client2.out" >&2; exit 1; }
 grep -qx 'Hello, Linus! (greeting 3)' "$root/client2.out" || { cat "$root/client2.out" >&2; exit 1; }
+# And a corbaloc URL to the key the server binds, on the port it reports.
+endpoint=$(sed -n 's/^greeter_server: listening on iiop:\/\///p' "$root/server.out" | head -n 1)
+[ -n "$endpoint" ] || { cat "$root/server.out" >&2; echo "greeter_server reported no endpoint" >&2; exit 1; }
+timeout 30 "$example_build/greeter_client" "corbaloc:iiop:$endpoint/greeter" Barbara >"$root/client3.out" 2>&1 ||
+  { cat "$root/client3.out" >&2; exit 1; }
+grep -qx 'Hello, Barbara! (greeting 4)' "$root/client3.out" || { cat "$root/client3.out" >&2; exit 1; }
 
 kill -TERM "$server_pid"
 for _ in $(seq 100); do  # at most 10 s to stop
