@@ -67,10 +67,14 @@ void output_stream::write_wchar(char16_t v) {
 
 void output_stream::write_wstring(std::u16string_view s) {
   if (giop_minor_ >= 2) {
-    auto octets = static_cast<std::uint32_t>(s.size() * 2);
+    // A string that starts with U+FEFF or U+FFFE would be read as a byte-order mark: it gets a
+    // real one in front (found by tests/fuzz/typecode_fuzzer).
+    const bool mark = !s.empty() && (s[0] == u'\ufeff' || s[0] == u'\ufffe');
+    auto octets = static_cast<std::uint32_t>((s.size() + (mark ? 1 : 0)) * 2);
     std::byte* p = reserve_aligned(4, 4 + octets);
     store(p, octets);
-    if (octets != 0) std::memcpy(p + 4, s.data(), octets);
+    if (mark) store(p + 4, char16_t{0xfeff});
+    if (!s.empty()) std::memcpy(p + 4 + (mark ? 2 : 0), s.data(), s.size() * 2);
   } else {
     auto units = static_cast<std::uint32_t>(s.size() + 1);
     std::byte* p = reserve_aligned(4, 4 + 2 * units);
