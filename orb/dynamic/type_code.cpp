@@ -227,6 +227,8 @@ bool valid_discriminator(tc_kind k) {
 }  // namespace
 
 type_code type_code::make_struct(std::string id, std::string name, std::vector<type_code_member> members) {
+  if (members.empty())
+    throw SystemException(SystemExceptionKind::BAD_TYPECODE, 0, CompletionStatus::no, "struct without members");
   return make_members(tc_kind::tk_struct, std::move(id), std::move(name), std::move(members));
 }
 

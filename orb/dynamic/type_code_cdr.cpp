@@ -226,6 +226,8 @@ class type_code_reader {
         inner.read_string(n->name);
         // A member is at least a name (a length) and a TypeCode (a kind): 8 octets.
         const std::uint32_t count = inner.read_length(8);
+        // IDL structs have members; an empty one would make arrays of nothing that cost no octets.
+        if (count == 0 && kind == tc_kind::tk_struct) inner.throw_marshal(minor::bad_typecode, "struct without members");
         for (std::uint32_t k = 0; k < count; ++k) {
           n->member_names.push_back(inner.read_string());
           n->member_types.push_back(read(inner, depth + 1));

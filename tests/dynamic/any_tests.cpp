@@ -81,6 +81,8 @@ TEST_CASE("every primitive goes in, across and out of an Any", "[dynamic][any]")
   check_primitive(3.5L, tc_kind::tk_longdouble);
   check_primitive(std::string("hello, any"), tc_kind::tk_string);
   check_primitive(std::u16string(u"wide \u00e9"), tc_kind::tk_wstring);
+  check_primitive(std::u16string(u"\ufffe starts like a byte-order mark"), tc_kind::tk_wstring);
+  check_primitive(std::u16string(u"\ufeff too"), tc_kind::tk_wstring);
   check_primitive(type_code::make_sequence(record_tc(), 3), tc_kind::tk_TypeCode);
   any inner;
   inner <<= "nested";
@@ -236,9 +238,11 @@ TEST_CASE("malformed Any values raise MARSHAL", "[dynamic][any]") {
   require_marshal(hex("11000000 2e000000 01000000 01000000 00000000 01000000 00000000 03000000 02000000 610000 00"
                       "02000000 6200 0000 02000000 6300 0000 03000000"));
   require_marshal(hex("07000000"));  // a double that is not there
-  // A sequence of empty structs longer than the data: stopped by the length check.
+  // A sequence of empty structs (no IDL type): refused with its TypeCode.
   require_marshal(hex("13000000 28000000 01000000 0f000000 18000000 01000000 01000000 00000000 01000000 "
                       "00000000 00000000 00000000 ffffff00"));
+  // A sequence of octets longer than the data.
+  require_marshal(hex("13000000 0c000000 01000000 0a000000 00000000 ffffff00"));
   // Anys nested in Anys beyond the value depth limit.
   bytes deep;
   for (int k = 0; k < max_value_depth + 5; ++k) deep = deep + hex("0b000000");

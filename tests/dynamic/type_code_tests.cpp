@@ -107,6 +107,7 @@ TEST_CASE("complex TypeCodes give their members", "[dynamic][type_code]") {
   CHECK_THROWS_AS(type_code::make_array(type_code::basic(tc_kind::tk_long), 0), SystemException);
   CHECK_THROWS_AS(type_code::make_sequence(type_code::basic(tc_kind::tk_void)), SystemException);
   CHECK_THROWS_AS(type_code::make_fixed(40, 2), SystemException);
+  CHECK_THROWS_AS(type_code::make_struct("IDL:E:1.0", "E", {}), SystemException);
   CHECK(type_code::make_fixed(10, 2).fixed_digits() == 10);
 }
 
