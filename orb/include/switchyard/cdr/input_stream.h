@@ -136,8 +136,9 @@ class input_stream {
     static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
     // Checked apart first, so that count * sizeof(T) cannot overflow.
     if (count > remaining() / sizeof(T)) [[unlikely]] throw_read_past_end(count);
-    const std::byte* p = take_aligned(sizeof(T), count * sizeof(T));
+    // No elements, no padding (CDR aligns primitives, and there are none): as omniORB sends it.
     if (count == 0) return;
+    const std::byte* p = take_aligned(sizeof(T), count * sizeof(T));
     if (sizeof(T) == 1 || !swap_)
       std::memcpy(dst, p, count * sizeof(T));
     else

@@ -135,8 +135,9 @@ class output_stream {
   template <typename T>
   void write_array(const T* src, std::size_t count) {
     static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
+    if (count == 0) return;  // no elements, no padding (as omniORB reads it)
     std::byte* p = reserve_aligned(sizeof(T), count * sizeof(T));
-    if (count != 0) std::memcpy(p, src, count * sizeof(T));
+    std::memcpy(p, src, count * sizeof(T));
   }
 
   // A sequence of primitives: ulong count, then the elements as one block.
