@@ -64,12 +64,11 @@ void copy_block(cdr::input_stream& in, cdr::output_stream* out, std::size_t size
   if (count > in.remaining() / size)
     in.throw_marshal(minor::length_too_large, std::to_string(count) + " elements of " + std::to_string(size) +
                                                   " octets with " + std::to_string(in.remaining()) + " left");
+  // No elements, no padding: alignment belongs to the primitives, and there are none.
+  if (count == 0) return;
   const std::size_t bytes = std::size_t{count} * size;
   const std::byte* src = in.take_aligned(size, bytes);
-  if (out == nullptr || bytes == 0) {
-    if (out != nullptr) out->align(size);
-    return;
-  }
+  if (out == nullptr) return;
   std::byte* dst = out->reserve_aligned(size, bytes);
   if (size == 1 || !in.swapping()) std::memcpy(dst, src, bytes);
   else cdr::swap_copy(dst, src, count, size);

@@ -1,7 +1,8 @@
 // Integrity::Echo::echo_any through generated stubs and skeletons: against our own ORB (a server
 // in a thread on loopback) and against omniORB's omni_peer_server (started here as a child process
 // when OMNI_PEER_SERVER names it; every case warns and passes unchecked otherwise). Anys holding a
-// long, a string, a Record, a Nested and a sequence of Records come back equal.
+// long, a string, a Record, a Nested and a sequence of Records come back equal; so do an empty
+// sequence of doubles before a long (no padding) and an Any in an Any.
 #include "integrity.h"
 
 #include <catch2/catch.hpp>
@@ -100,6 +101,27 @@ void check_echo_any(Integrity::Echo& echo) {
   REQUIRE(Integrity::extract_Records(echo.echo_any(a), records));
   CHECK(records == sample_records());
 
+  // An empty sequence of doubles before a long, at both alignments: an empty sequence has no
+  // padding after its length.
+  for (bool leading : {false, true}) {
+    std::vector<type_code_member> members;
+    if (leading) members.push_back({"lead", type_code::basic(tc_kind::tk_long)});
+    members.push_back({"none", type_code::make_sequence(type_code::basic(tc_kind::tk_double))});
+    members.push_back({"after", type_code::basic(tc_kind::tk_long)});
+    type_code empty_then_long = type_code::make_struct("IDL:Test/EmptyThenLong:1.0", "EmptyThenLong", members);
+    a.replace(empty_then_long, [&](cdr::output_stream& o) {
+      if (leading) o.write_long(1);
+      o.write_ulong(0);
+      o.write_long(77);
+    });
+    any echoed = echo.echo_any(a);
+    CHECK(echoed.type() == empty_then_long);
+    auto in = echoed.value_stream();
+    if (leading) CHECK(in.read_long() == 1);
+    CHECK(in.read_ulong() == 0);
+    CHECK(in.read_long() == 77);
+  }
+
   // And one that needs every part of the walk: an Any in an Any, a union, an enum.
   any inner;
   inner <<= Integrity::Color::blue;
@@ -180,7 +202,7 @@ TEST_CASE("echo_any through our ORB: Anys of every kind come back equal", "[dyna
   auto echo = Integrity::Echo::_narrow(client->string_to_object(ior));
   REQUIRE_FALSE(echo._is_nil());
   check_echo_any(echo);
-  CHECK(servant->anys == 6);
+  CHECK(servant->anys == 8);
   client->destroy();
 }
 
