@@ -27,10 +27,19 @@ long double input_stream::read_longdouble() {
 
 char16_t input_stream::read_wchar() {
   if (giop_minor_ < 2) return read_scalar<char16_t>();
+  // UTF-16: two octets, big-endian; or four, a byte-order mark and the unit in its order.
   std::uint8_t octets = read_octet();
-  if (octets != 2) throw_marshal(minor::bad_wstring, "wchar of " + std::to_string(octets) +
-                                                         " octets; only UTF-16 (2) is supported");
-  return load<char16_t>(take(2), swap_);
+  if (octets != 2 && octets != 4)
+    throw_marshal(minor::bad_wstring, "wchar of " + std::to_string(octets) + " octets; UTF-16 takes 2 (or 4 with a byte-order mark)");
+  const std::byte* p = take(octets);
+  bool swap = native_byte_order != byte_order::big_endian;
+  if (octets == 4) {
+    char16_t mark = load<char16_t>(p, swap);
+    if (mark == swapped_byte_order_mark) swap = !swap;
+    else if (mark != byte_order_mark) throw_marshal(minor::bad_wstring, "4-octet wchar without a byte-order mark");
+    p += 2;
+  }
+  return load<char16_t>(p, swap);
 }
 
 std::string_view input_stream::read_string_view() {
@@ -47,14 +56,14 @@ std::string_view input_stream::read_string_view() {
 std::u16string input_stream::read_wstring() {
   std::u16string out;
   if (giop_minor_ >= 2) {
-    // Length in octets; UTF-16 code units, in the stream's order unless a byte-order mark says
-    // otherwise (CORBA 3.0, 13.10.2.6).
+    // Length in octets; UTF-16 code units, big-endian unless a byte-order mark says otherwise
+    // (UTF-16's rule, which CORBA 3.0, 13.10.2.6 refers to, and what omniORB reads and writes).
     std::uint32_t octets = read_length(1);
     if (octets % 2 != 0)
       throw_marshal(minor::bad_wstring, "wstring of odd length " + std::to_string(octets));
     const std::byte* p = take(octets);
     std::size_t units = octets / 2;
-    bool swap = swap_;
+    bool swap = native_byte_order != byte_order::big_endian;
     if (units != 0) {
       char16_t first = load<char16_t>(p, swap);
       if (first == byte_order_mark || first == swapped_byte_order_mark) {

@@ -57,9 +57,11 @@ void output_stream::write_longdouble(long double v) {
 
 void output_stream::write_wchar(char16_t v) {
   if (giop_minor_ >= 2) {
+    // UTF-16 without a byte-order mark is big-endian (as Unicode and omniORB read it).
     std::byte* p = reserve_aligned(1, 3);
     p[0] = std::byte{2};
-    store(p + 1, v);
+    p[1] = static_cast<std::byte>(v >> 8);
+    p[2] = static_cast<std::byte>(v & 0xff);
   } else {
     write_scalar(v);
   }
@@ -67,14 +69,16 @@ void output_stream::write_wchar(char16_t v) {
 
 void output_stream::write_wstring(std::u16string_view s) {
   if (giop_minor_ >= 2) {
-    // A string that starts with U+FEFF or U+FFFE would be read as a byte-order mark: it gets a
-    // real one in front (found by tests/fuzz/typecode_fuzzer).
-    const bool mark = !s.empty() && (s[0] == u'\ufeff' || s[0] == u'\ufffe');
-    auto octets = static_cast<std::uint32_t>((s.size() + (mark ? 1 : 0)) * 2);
+    // A byte-order mark, then the units in native order, as omniORB writes them: readers that
+    // take a mark-less string as big-endian (UTF-16's default) read it right, and a string that
+    // itself starts with U+FEFF or U+FFFE is not mistaken for its mark. "" has neither.
+    auto octets = static_cast<std::uint32_t>(s.empty() ? 0 : 2 + s.size() * 2);
     std::byte* p = reserve_aligned(4, 4 + octets);
     store(p, octets);
-    if (mark) store(p + 4, char16_t{0xfeff});
-    if (!s.empty()) std::memcpy(p + 4 + (mark ? 2 : 0), s.data(), s.size() * 2);
+    if (octets != 0) {
+      store(p + 4, char16_t{0xfeff});
+      std::memcpy(p + 6, s.data(), s.size() * 2);
+    }
   } else {
     auto units = static_cast<std::uint32_t>(s.size() + 1);
     std::byte* p = reserve_aligned(4, 4 + 2 * units);

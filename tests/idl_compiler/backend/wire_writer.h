@@ -41,15 +41,19 @@ class wire_writer {
     bytes.push_back(std::byte{0});
     return *this;
   }
-  // GIOP 1.2: octet length, then the code units in stream order, no NUL.
+  // GIOP 1.2: octet length, a byte-order mark and the code units in stream order, no NUL ("" is
+  // just the length 0).
   wire_writer& wstr(const std::u16string& s) {
-    u32(static_cast<std::uint32_t>(s.size() * 2));
+    u32(static_cast<std::uint32_t>(s.empty() ? 0 : 2 + s.size() * 2));
+    if (!s.empty()) raw(char16_t{0xfeff});
     for (char16_t c : s) raw(c);
     return *this;
   }
+  // GIOP 1.2: octet length 2, the unit big-endian (UTF-16 without a mark).
   wire_writer& wch(char16_t c) {
     octet(2);
-    raw(c);
+    bytes.push_back(static_cast<std::byte>(c >> 8));
+    bytes.push_back(static_cast<std::byte>(c & 0xff));
     return *this;
   }
   wire_writer& ld(long double v) {
