@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "orb/adapter/adapter_impl.h"
 #include "orb/adapter/adapter_registry.h"
 #include "orb/adapter/object_key.h"
 #include "orb/core/object_state.h"
@@ -96,6 +97,16 @@ std::vector<std::string> orb::endpoints() const {
 }
 
 void orb::dump_instrumentation(std::ostream& out) const { impl_->dump_instrumentation(out); }
+
+// Here rather than in orb/adapter: only the core knows what is inside a reference.
+bool object_adapter::deactivate(const object_ref& reference) {
+  if (reference.is_nil()) return false;
+  for (const auto& target : iop::targets_of(reference.state()->ior())) {
+    std::string_view key(reinterpret_cast<const char*>(target.object_key.data()), target.object_key.size());
+    if (impl_->deactivate_key(key)) return true;
+  }
+  return false;
+}
 
 std::shared_ptr<orb> orb_init(int& argc, char** argv) {
   auto options = core::parse_orb_options(argc, argv);

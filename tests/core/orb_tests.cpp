@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "orb/core/orb_impl.h"
+#include "switchyard/config.h"
 #include "switchyard/exception.h"
 #include "tests/core/orb_fixture.h"
 
@@ -401,4 +402,45 @@ TEST_CASE("a reactive server serves connection after connection (descriptor reus
     hand::probe_stub stub(client->string_to_object(ior));
     REQUIRE(stub.echo_long(i) == i);
   }
+}
+
+TEST_CASE("child adapters: names, their own strategies, and their own objects", "[core][adapter]") {
+  serving_orb server({"-ORBServantDemux", "dynamic"});
+  auto& root = server.orb->root_adapter();
+  auto& fast = root.create_child("fast", {demux_strategy::active, demux_strategy::active});
+  auto& plain = root.create_child("plain");
+  CHECK(root.find_child("fast") == &fast);
+  CHECK(root.find_child("nothing") == nullptr);
+  CHECK(fast.name() == "fast");
+  if (SWITCHYARD_SERVANT_DEMUX == 0) {
+    CHECK(fast.servant_demux() == demux_strategy::active);
+    CHECK(plain.servant_demux() == demux_strategy::dynamic);  // inherited from the ORB
+  }
+  CHECK(system_exception_of([&] { root.create_child("fast"); }).kind() == SystemExceptionKind::BAD_PARAM);
+
+  // The same id in two adapters: two objects.
+  auto in_fast = std::make_shared<test::recording_ttcp>();
+  auto in_plain = std::make_shared<test::recording_ttcp>();
+  auto fast_ior = server.orb->object_to_string(fast.activate_with_id("x", in_fast));
+  auto plain_ior = server.orb->object_to_string(plain.activate_with_id("x", in_plain));
+  CHECK(system_exception_of([&] { plain.activate_with_id("x", in_plain); }).kind() == SystemExceptionKind::BAD_PARAM);
+  CHECK(fast.active_count() == 1);
+  CHECK(fast.servant_of("x") == in_fast);
+  CHECK(plain.reference_to("x").is_equivalent(server.orb->string_to_object(plain_ior)));
+  server.start();
+
+  auto client = client_orb();
+  hand::ttcp_sequence_stub(client->string_to_object(fast_ior)).sendNoParams_2way();
+  hand::ttcp_sequence_stub(client->string_to_object(plain_ior)).sendNoParams_2way();
+  hand::ttcp_sequence_stub(client->string_to_object(plain_ior)).sendNoParams_2way();
+  CHECK(in_fast->twoway == 1);
+  CHECK(in_plain->twoway == 2);
+
+  // A system id is unique within its adapter, and deactivation by reference works.
+  auto first = fast.activate(std::make_shared<test::recording_ttcp>());
+  auto second = fast.activate(std::make_shared<test::recording_ttcp>());
+  CHECK_FALSE(first.is_equivalent(second));
+  CHECK(fast.deactivate(first));
+  CHECK_FALSE(fast.deactivate(first));
+  CHECK(fast.active_count() == 2);
 }
