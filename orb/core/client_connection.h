@@ -39,6 +39,11 @@ class client_connection {
 
   std::uint32_t next_request_id() noexcept { return next_request_id_.fetch_add(1, std::memory_order_relaxed); }
 
+  // True once per connection: the first request carries the code sets the client chose.
+  bool take_code_sets_turn() noexcept {
+    return !code_sets_sent_.load(std::memory_order_relaxed) && !code_sets_sent_.exchange(true);
+  }
+
   // Sends one whole message (any thread). COMM_FAILURE if the connection is broken; the
   // connection is then closed for every user.
   void send(std::span<const std::byte> message);
@@ -84,6 +89,7 @@ class client_connection {
   std::unique_ptr<transports::connection> connection_;
   std::atomic<std::uint32_t> next_request_id_{1};
   std::atomic<bool> closed_{false};
+  std::atomic<bool> code_sets_sent_{false};
   std::mutex send_mutex_;
 
   std::mutex state_mutex_;

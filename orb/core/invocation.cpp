@@ -61,14 +61,19 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   fields.response_flags = response_expected ? giop::response_flags::with_target : giop::response_flags::none;
   fields.target = giop::target_address::by_key(*state.bound.object_key);
   fields.operation = operation_;
-  // Our own servers get the operation's index for active demultiplexing.
+  // The first request on a connection says which code sets we chose (GIOP 1.1 and later); our
+  // own servers get the operation's index for active demultiplexing.
+  giop::service_context contexts[2];
+  std::size_t context_count = 0;
+  static const core::code_sets_context code_sets;
+  if (state.bound.giop_minor >= 1 && state.bound.connection->take_code_sets_turn())
+    contexts[context_count++] = {core::code_sets_context_id, code_sets.data};
   core::operation_index_context index_context;
-  giop::service_context context;
   if (state.bound.peer_is_switchyard && operation_index_ != no_operation_index) {
     index_context.set(operation_index_);
-    context = {core::operation_index_context_id, index_context.data};
-    fields.service_contexts = {&context, 1};
+    contexts[context_count++] = {core::operation_index_context_id, index_context.data};
   }
+  fields.service_contexts = {contexts, context_count};
   state.mark = state.protocol->begin_request(out, fields);
   return out;
 }
