@@ -229,7 +229,8 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
           const std::string done = "_copied" + d(depth);
           code += indent + "bool " + done + " = false;\n";
           code += indent + "if constexpr (" + native_layout_condition(*s) + ") {\n";
-          code += indent + "  _out.align(" + std::to_string(layout->first_alignment) + ");\n";
+          // No padding after the length of an empty sequence (omniORB writes none either).
+          code += indent + "  if (!" + expr + ".empty()) _out.align(" + std::to_string(layout->first_alignment) + ");\n";
           code += indent + "  if ((_out.aligned_position() & " + std::to_string(layout->alignment - 1) + ") == 0) {\n";
           // One copy, then the native padding zeroed so that no memory contents travel.
           const Placement& zero = layout->placements.front();
@@ -332,7 +333,7 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
         const std::string done = "_copied" + d(depth);
         code += in + "bool " + done + " = false;\n";
         code += in + "if constexpr (" + native_layout_condition(*s) + ") {\n";
-        code += in + "  _in.align(" + std::to_string(layout->first_alignment) + ");\n";
+        code += in + "  if (" + n + " != 0) _in.align(" + std::to_string(layout->first_alignment) + ");\n";
         code += in + "  if (!_in.swapping() && (_in.aligned_position() & " + std::to_string(layout->alignment - 1) +
                 ") == 0) {\n";
         code += in + "    const std::size_t _bytes = std::size_t{" + n + "} * sizeof(" + qualified(*s) + ");\n";

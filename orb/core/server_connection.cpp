@@ -107,14 +107,7 @@ transports::readable_handler::disposition server_connection::on_readable(transpo
       auto next = reader_.next();
       if (next.what == message_reader::status::need_more) break;
       if (next.what == message_reader::status::bad_header) {
-        // Not GIOP at all: nothing to answer in. Otherwise MessageError in the version the
-        // header names, or the highest we speak when that version is unknown.
-        if (next.header.status != giop::header_status::bad_magic) {
-          const giop::protocol* protocol = giop::protocol_for(next.header.header.ver.minor);
-          if (next.header.header.ver.major != 1 || protocol == nullptr) protocol = &giop::highest_protocol();
-          send_message_error(*protocol, replies_);
-        }
-        close();
+        answer_bad_header(next.header);
         return disposition::remove;
       }
       if (orb_.hand_to_workers(shared_from_this(), next.message)) continue;
@@ -129,6 +122,17 @@ transports::readable_handler::disposition server_connection::on_readable(transpo
     return disposition::remove;
   }
   return disposition::keep;
+}
+
+void server_connection::answer_bad_header(const giop::header_result& header) noexcept {
+  // Not GIOP at all: nothing to answer in. Otherwise MessageError in the version the header
+  // names, or the highest we speak when that version is unknown. Either way the connection ends.
+  if (header.status != giop::header_status::bad_magic) {
+    const giop::protocol* protocol = giop::protocol_for(header.header.ver.minor);
+    if (header.header.ver.major != 1 || protocol == nullptr) protocol = &giop::highest_protocol();
+    send_message_error(*protocol, replies_);
+  }
+  close();
 }
 
 void server_connection::serve(const giop::message_view& message, cdr::output_stream& out,
@@ -276,12 +280,7 @@ void server_connection::serve_blocking(instrument::probe_table& probes) noexcept
         auto next = reader_.next();
         if (next.what == message_reader::status::need_more) break;
         if (next.what == message_reader::status::bad_header) {
-          if (next.header.status != giop::header_status::bad_magic) {
-            const giop::protocol* protocol = giop::protocol_for(next.header.header.ver.minor);
-            if (next.header.header.ver.major != 1 || protocol == nullptr) protocol = &giop::highest_protocol();
-            send_message_error(*protocol, replies_);
-          }
-          close();
+          answer_bad_header(next.header);
           return;
         }
         serve(next.message, replies_, timer);

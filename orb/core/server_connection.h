@@ -57,6 +57,8 @@ class server_connection final : public transports::readable_handler,
   void serve_locate_request(const giop::message_view& message, const giop::protocol& protocol,
                             cdr::output_stream& out);
   void send_message_error(const giop::protocol& protocol, cdr::output_stream& out) noexcept;
+  // A header that cannot be read further: MessageError where there is a version to say it in.
+  void answer_bad_header(const giop::header_result& header) noexcept;
   void send(std::span<const std::byte> message);
 
   orb_impl& orb_;

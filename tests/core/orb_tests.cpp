@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <poll.h>
+
 #include <filesystem>
 #include <future>
 #include <sstream>
@@ -12,6 +14,7 @@
 #include "switchyard/config.h"
 #include "switchyard/exception.h"
 #include "tests/core/orb_fixture.h"
+#include "transports/transport.h"
 
 using namespace switchyard;
 using test::serving_orb;
@@ -446,4 +449,73 @@ TEST_CASE("child adapters: names, their own strategies, and their own objects", 
   CHECK(fast.deactivate(first));
   CHECK_FALSE(fast.deactivate(first));
   CHECK(fast.active_count() == 2);
+}
+
+namespace {
+
+// Sends raw octets on a connection of its own and returns what the server answers before it
+// closes (at most `limit` octets, within 5 s).
+std::vector<std::byte> raw_exchange(const std::string& endpoint, const std::vector<std::byte>& bytes,
+                                    std::size_t limit = 64) {
+  auto connection = transports::connect(endpoint);
+  connection->send(bytes.data(), bytes.size());
+  std::vector<std::byte> answer;
+  pollfd ready{connection->handle(), POLLIN, 0};
+  while (answer.size() < limit && ::poll(&ready, 1, 5000) == 1) {
+    std::byte buffer[64];
+    std::size_t got = 0;
+    try {
+      got = connection->try_recv_some(buffer, sizeof buffer);
+    } catch (const SystemException&) {
+      break;
+    }
+    if (got == 0) break;
+    answer.insert(answer.end(), buffer, buffer + got);
+  }
+  return answer;
+}
+
+std::vector<std::byte> bytes_of(std::initializer_list<int> values) {
+  std::vector<std::byte> out;
+  for (int v : values) out.push_back(static_cast<std::byte>(v));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("malformed GIOP gets MessageError or a closed connection, and the server keeps serving", "[core][errors]") {
+  serving_orb server;
+  auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::test_probe>()));
+  auto endpoint = server.orb->endpoints().front();
+  server.start();
+  auto client = client_orb();
+  hand::probe_stub stub(client->string_to_object(ior));
+  CHECK(stub.echo_long(1) == 1);
+
+  // Not GIOP at all: closed without an answer.
+  CHECK(raw_exchange(endpoint, bytes_of({'X', 'I', 'O', 'P', 1, 2, 1, 0, 0, 0, 0, 0})).empty());
+  // GIOP 1.3: MessageError in GIOP 1.2, the highest we speak.
+  auto unsupported = raw_exchange(endpoint, bytes_of({'G', 'I', 'O', 'P', 1, 3, 1, 0, 0, 0, 0, 0}));
+  REQUIRE(unsupported.size() == 12);
+  CHECK(unsupported[5] == std::byte{2});
+  CHECK(unsupported[7] == std::byte{6});  // MessageError
+  // A GIOP 1.2 Request whose header is cut short: MessageError, then the connection closes.
+  auto truncated = raw_exchange(endpoint, bytes_of({'G', 'I', 'O', 'P', 1, 2, 1, 0, 4, 0, 0, 0, 7, 0, 0, 0}));
+  REQUIRE(truncated.size() == 12);
+  CHECK(truncated[7] == std::byte{6});
+  // An unknown message type.
+  auto unknown = raw_exchange(endpoint, bytes_of({'G', 'I', 'O', 'P', 1, 2, 1, 9, 0, 0, 0, 0}));
+  REQUIRE(unknown.size() == 12);
+  CHECK(unknown[7] == std::byte{6});
+
+  // A well-formed request whose arguments are cut short: a MARSHAL reply, the connection lives.
+  auto e = system_exception_of([&] {
+    switchyard::invocation call(client->string_to_object(ior), "echo_long", 0);
+    call.invoke([](cdr::output_stream& args) { args.write_short(1); });  // 2 octets, not 4
+  });
+  CHECK(e.kind() == SystemExceptionKind::MARSHAL);
+
+  // Through all of that, the well-behaved client is served as before.
+  CHECK(stub.echo_long(2) == 2);
+  CHECK(hand::probe_stub(client_orb()->string_to_object(ior)).echo_long(3) == 3);
 }
