@@ -13,22 +13,31 @@ reference_factory::~reference_factory() = default;
 
 adapter_registry::adapter_registry(reference_factory& references,
                                    demux_strategy servant_demux, demux_strategy operation_demux)
-    : references_(references), servant_demux_(servant_demux), operation_demux_(operation_demux) {
+    : references_(references),
+      servant_demux_(servant_demux),
+      operation_demux_(operation_demux),
+      adapters_(std::make_unique<std::atomic<adapter_impl*>[]>(max_adapters)) {
   add_adapter(nullptr, "RootPOA", adapter_policies{servant_demux, operation_demux});
 }
 
 adapter_registry::~adapter_registry() = default;
 
-object_adapter& adapter_registry::root() noexcept { return adapters_.front()->handle(); }
+object_adapter& adapter_registry::root() noexcept { return owned_adapters_.front()->handle(); }
 
 adapter_impl& adapter_registry::add_adapter(adapter_impl* parent, std::string_view name,
                                             const adapter_policies& policies) {
   std::unique_lock lock(mutex_);
-  auto index = static_cast<std::uint32_t>(adapters_.size());
-  adapters_.push_back(std::make_unique<adapter_impl>(
+  auto index = static_cast<std::uint32_t>(owned_adapters_.size());
+  if (index == max_adapters)
+    throw SystemException(SystemExceptionKind::IMP_LIMIT, minor::omg_minor(0), CompletionStatus::no,
+                          "more than " + std::to_string(max_adapters) + " object adapters in one ORB");
+  owned_adapters_.push_back(std::make_unique<adapter_impl>(
       *this, index, parent, std::string(name), policies.servant_demux.value_or(servant_demux_),
       policies.operation_demux.value_or(operation_demux_)));
-  return *adapters_.back();
+  adapter_impl& added = *owned_adapters_.back();
+  adapters_[index].store(&added, std::memory_order_release);
+  adapter_count_.store(index + 1, std::memory_order_release);
+  return added;
 }
 
 void adapter_registry::bind_key(std::string_view plain_key, std::string_view object_key) {
@@ -43,7 +52,7 @@ void adapter_registry::unbind_key(std::string_view plain_key) {
 
 void adapter_registry::deactivate_all() noexcept {
   std::shared_lock lock(mutex_);
-  for (auto& adapter : adapters_) adapter->deactivate_all();
+  for (auto& adapter : owned_adapters_) adapter->deactivate_all();
 }
 
 bool adapter_registry::object_exists(std::string_view object_key) {
@@ -68,12 +77,10 @@ lookup_status adapter_registry::find_servant(std::string_view object_key, std::s
     if (!parsed) return lookup_status::no_object;
   }
 
+  // Adapters are never removed and their table never moves: no lock.
   adapter_impl* adapter = nullptr;
-  {
-    // Adapters are never removed, so the pointer stays valid after the lock.
-    std::shared_lock lock(mutex_);
-    if (parsed->adapter_index < adapters_.size()) adapter = adapters_[parsed->adapter_index].get();
-  }
+  if (parsed->adapter_index < adapter_count_.load(std::memory_order_acquire))
+    adapter = adapters_[parsed->adapter_index].load(std::memory_order_acquire);
   if (adapter == nullptr || !adapter->find(parsed->servant_part, out.target, operations))
     return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
   return lookup_status::found;

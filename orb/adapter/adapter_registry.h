@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -88,8 +89,14 @@ class adapter_registry {
   demux_strategy servant_demux_;
   demux_strategy operation_demux_;
   operation_dispatch_cache operation_tables_;
-  mutable std::shared_mutex mutex_;  // guards adapters_ and plain_keys_
-  std::vector<std::unique_ptr<adapter_impl>> adapters_;  // by index; never shrinks
+  // The most adapters one ORB holds: their table never moves, so requests find an adapter with
+  // one bounds check and one atomic load, without a lock.
+  static constexpr std::size_t max_adapters = 4096;
+
+  mutable std::shared_mutex mutex_;  // guards owned_adapters_ (writers) and plain_keys_
+  std::vector<std::unique_ptr<adapter_impl>> owned_adapters_;  // by index; never shrinks
+  std::unique_ptr<std::atomic<adapter_impl*>[]> adapters_;     // the same, read without the lock
+  std::atomic<std::uint32_t> adapter_count_{0};
   boost::unordered_flat_map<std::string, std::string, demux::key_hash, demux::key_equal> plain_keys_;  // plain key -> our key
 };
 

@@ -58,11 +58,13 @@ client_connection::reply::~reply() {
 }
 
 void client_connection::release_reader() noexcept {
-  {
+  reader_busy_.store(false);
+  // A waiter that registered before the store is woken; one that registers after it finds the
+  // role free. Nobody waiting (the single-threaded client): no lock at all.
+  if (waiters_.load() > 0) {
     std::lock_guard lock(state_mutex_);
-    reader_busy_ = false;
+    state_changed_.notify_all();
   }
-  state_changed_.notify_all();
 }
 
 void client_connection::fail(std::uint32_t minor_code, const std::string& why, bool transient) {
@@ -93,34 +95,47 @@ bool client_connection::read_message(message_reader::result& out,
 
 client_connection::reply client_connection::wait_for_reply(
     std::uint32_t request_id, std::optional<std::chrono::steady_clock::time_point> deadline) {
-  std::unique_lock lock(state_mutex_);
-  for (;;) {
-    if (auto it = stash_.find(request_id); it != stash_.end()) {
-      reply r;
-      r.copy_ = std::move(it->second);
-      stash_.erase(it);
-      r.message_ = giop::make_message_view(r.copy_, 0xffffffffu);
-      return r;
-    }
-    if (closed_by_server_)
-      throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed,
-                            CompletionStatus::no, "server closed the connection (" + peer_address() + ")");
-    if (!is_open())
-      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
-                            CompletionStatus::maybe, "connection to " + peer_address() + " broke");
-    if (!reader_busy_) break;
-    if (deadline) {
-      if (state_changed_.wait_until(lock, *deadline) == std::cv_status::timeout && reader_busy_)
-        throw SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), CompletionStatus::maybe,
-                              "no reply within the call timeout");
-    } else {
-      state_changed_.wait(lock);
+  // The lone caller: no reader, nothing stashed, the connection open: take the role without
+  // the lock. Checked again after taking it: a reader before us may have stashed our reply.
+  bool reader = false;
+  if (stashed_.load() == 0 && is_open() && !reader_busy_.exchange(true)) {
+    if (stashed_.load() == 0) reader = true;
+    else release_reader();
+  }
+  if (!reader) {
+    std::unique_lock lock(state_mutex_);
+    waiters_.fetch_add(1);
+    struct waiting {
+      std::atomic<int>& count;
+      ~waiting() { count.fetch_sub(1); }
+    } registered{waiters_};
+    for (;;) {
+      if (auto it = stash_.find(request_id); it != stash_.end()) {
+        reply r;
+        r.copy_ = std::move(it->second);
+        stash_.erase(it);
+        stashed_.fetch_sub(1);
+        r.message_ = giop::make_message_view(r.copy_, 0xffffffffu);
+        return r;
+      }
+      if (closed_by_server_)
+        throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed, CompletionStatus::no,
+                              "server closed the connection (" + peer_address() + ")");
+      if (!is_open())
+        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
+                              CompletionStatus::maybe, "connection to " + peer_address() + " broke");
+      if (!reader_busy_.exchange(true)) break;
+      if (deadline) {
+        if (state_changed_.wait_until(lock, *deadline) == std::cv_status::timeout && reader_busy_.load())
+          throw SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), CompletionStatus::maybe,
+                                "no reply within the call timeout");
+      } else {
+        state_changed_.wait(lock);
+      }
     }
   }
 
-  // This thread reads until its own reply comes.
-  reader_busy_ = true;
-  lock.unlock();
+  // This thread holds the reader role and reads until its own reply comes.
   struct reader_role {
     client_connection* self;
     bool kept = false;
@@ -147,8 +162,11 @@ client_connection::reply client_connection::wait_for_reply(
           return r;
         }
         std::lock_guard state(state_mutex_);
-        if (abandoned_.erase(id) == 0)
-          stash_.insert_or_assign(id, std::vector<std::byte>(message.bytes.begin(), message.bytes.end()));
+        if (abandoned_.erase(id) == 0) {
+          auto [it, added] =
+              stash_.insert_or_assign(id, std::vector<std::byte>(message.bytes.begin(), message.bytes.end()));
+          if (added) stashed_.fetch_add(1);
+        }
         state_changed_.notify_all();
         break;
       }
@@ -173,12 +191,15 @@ client_connection::reply client_connection::wait_for_reply(
 
 void client_connection::abandon(std::uint32_t request_id) {
   std::lock_guard lock(state_mutex_);
-  if (stash_.erase(request_id) == 0) abandoned_.insert_or_assign(request_id, true);
+  if (stash_.erase(request_id) != 0) stashed_.fetch_sub(1);
+  else abandoned_.insert_or_assign(request_id, true);
 }
 
 void client_connection::close() noexcept {
   if (closed_.exchange(true, std::memory_order_acq_rel)) return;
   connection_->close();
+  // Through the lock: a waiter between its check of is_open() and its wait must not miss this.
+  std::lock_guard lock(state_mutex_);
   state_changed_.notify_all();
 }
 

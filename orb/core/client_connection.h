@@ -5,9 +5,12 @@
 // Replies: the thread waiting for a reply reads the connection itself (leader/followers): the
 // first waiter becomes the reader; a reply it reads for another request is copied aside for that
 // request's thread, which is woken. A single-threaded client never copies a reply: it reads it
-// into the connection's buffer and demarshals it there. Locking: `state_mutex_` guards the
-// reader role, the stash and `closed_`; `send_mutex_` serializes senders; the reader's buffer
-// belongs to whichever thread holds the reader role.
+// into the connection's buffer and demarshals it there, and takes no lock to do so.
+// Locking: the reader role is `reader_busy_` (an atomic flag); `state_mutex_` guards the stash,
+// `abandoned_`, `closed_by_server_` and the condition variable, and `waiters_` / `stashed_` let
+// the lone caller skip it (seq_cst: a releasing reader sees a new waiter, or the waiter sees the
+// role free); `send_mutex_` serializes senders; the reader's buffer belongs to whichever thread
+// holds the reader role.
 #pragma once
 
 #include <atomic>
@@ -92,9 +95,11 @@ class client_connection {
   std::atomic<bool> code_sets_sent_{false};
   std::mutex send_mutex_;
 
+  std::atomic<bool> reader_busy_{false};
+  std::atomic<int> waiters_{0};             // threads in the slow path of wait_for_reply
+  std::atomic<std::uint32_t> stashed_{0};   // replies in stash_
   std::mutex state_mutex_;
   std::condition_variable state_changed_;
-  bool reader_busy_ = false;
   bool closed_by_server_ = false;
   boost::unordered_flat_map<std::uint32_t, std::vector<std::byte>> stash_;
   boost::unordered_flat_map<std::uint32_t, bool> abandoned_;
