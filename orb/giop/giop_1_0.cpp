@@ -1,147 +1,21 @@
 // GIOP 1.0 (CORBA 3.0, 15.4): seven message types, no fragments, byte order as a boolean octet,
-// requests addressed by object key only, request header with service contexts first.
-#include <string>
-
-#include "orb/giop/protocol.h"
-#include "switchyard/exception.h"
+// requests addressed by object key only, request header with service contexts first. The layout
+// it shares with 1.1 is in key_addressed_protocol.h.
+#include "orb/giop/key_addressed_protocol.h"
 
 namespace switchyard::giop {
 
 namespace {
 
-class protocol_1_0 final : public protocol {
+class protocol_1_0 final : public key_addressed_protocol {
  public:
   constexpr protocol_1_0() noexcept
-      : protocol(version{1, 0}, static_cast<std::uint8_t>(message_type::message_error),
-                 /*fragmentable_types=*/0, /*fragment_header_size=*/0,
-                 reply_status::location_forward, locate_status::object_forward) {}
-
-  request_header decode_request(const message_view& message) const override {
-    expect_type(message, message_type::request);
-    cdr::input_stream in = message.body_stream();
-    request_header header;
-    header.service_contexts = read_service_context_list(in);
-    header.request_id = in.read_ulong();
-    header.response_flags = in.read_boolean() ? response_flags::with_target : response_flags::none;
-    std::uint32_t key_length = in.read_length(1);
-    header.target = target_address::by_key({in.take(key_length), key_length});
-    header.operation = in.read_string_view();
-    std::uint32_t principal_length = in.read_length(1);
-    header.requesting_principal = {in.take(principal_length), principal_length};
-    header.body = in;
-    return header;
-  }
-
-  reply_header decode_reply(const message_view& message) const override {
-    expect_type(message, message_type::reply);
-    cdr::input_stream in = message.body_stream();
-    reply_header header;
-    header.service_contexts = read_service_context_list(in);
-    header.request_id = in.read_ulong();
-    header.status = check_reply_status(in, in.read_ulong());
-    header.body = in;
-    return header;
-  }
-
-  locate_request_header decode_locate_request(const message_view& message) const override {
-    expect_type(message, message_type::locate_request);
-    cdr::input_stream in = message.body_stream();
-    locate_request_header header;
-    header.request_id = in.read_ulong();
-    std::uint32_t key_length = in.read_length(1);
-    header.target = target_address::by_key({in.take(key_length), key_length});
-    return header;
-  }
-
-  locate_reply_header decode_locate_reply(const message_view& message) const override {
-    expect_type(message, message_type::locate_reply);
-    cdr::input_stream in = message.body_stream();
-    locate_reply_header header;
-    header.request_id = in.read_ulong();
-    header.status = check_locate_status(in, in.read_ulong());
-    header.body = in;
-    return header;
-  }
-
-  // The id sits after the service contexts of a Request or Reply: read as much as is there.
-  bool leading_request_id(const message_view& message, std::uint32_t& request_id) const override {
-    cdr::input_stream in = message.body_stream();
-    try {
-      switch (message.header.type) {
-        case message_type::request:
-        case message_type::reply: read_service_context_list(in); break;
-        case message_type::locate_request:
-        case message_type::locate_reply:
-        case message_type::cancel_request: break;
-        default: return false;
-      }
-      request_id = in.read_ulong();
-      return true;
-    } catch (const SystemException&) {
-      return false;  // not received yet (a first fragment cut short)
-    }
-  }
-
-  message_mark begin_request(cdr::output_stream& out, const request_fields& fields) const override {
-    require_key(fields.target);
-    message_mark mark = begin_message(out, message_type::request);
-    write_service_context_list(out, fields.service_contexts);
-    out.write_ulong(fields.request_id);
-    out.write_boolean((fields.response_flags & 0x01) != 0);
-    out.write_ulong(static_cast<std::uint32_t>(fields.target.object_key.size()));
-    out.write_octets(fields.target.object_key.data(), fields.target.object_key.size());
-    out.write_string(fields.operation);
-    out.write_ulong(static_cast<std::uint32_t>(fields.requesting_principal.size()));
-    out.write_octets(fields.requesting_principal.data(), fields.requesting_principal.size());
-    mark.headers_end = mark.body_start = out.size();
-    return mark;
-  }
-
-  message_mark begin_reply(cdr::output_stream& out, std::uint32_t request_id, reply_status status,
-                           std::span<const service_context> contexts) const override {
-    check_encodable(status);
-    message_mark mark = begin_message(out, message_type::reply);
-    write_service_context_list(out, contexts);
-    std::byte* p = out.reserve_aligned(4, 8);
-    cdr::store(p, request_id);
-    cdr::store(p + 4, static_cast<std::uint32_t>(status));
-    mark.headers_end = mark.body_start = out.size();
-    return mark;
-  }
-
-  message_mark begin_locate_request(cdr::output_stream& out, std::uint32_t request_id,
-                                    const target_address& target) const override {
-    require_key(target);
-    message_mark mark = begin_message(out, message_type::locate_request);
-    std::byte* p = out.reserve_aligned(4, 8);
-    cdr::store(p, request_id);
-    cdr::store(p + 4, static_cast<std::uint32_t>(target.object_key.size()));
-    out.write_octets(target.object_key.data(), target.object_key.size());
-    mark.headers_end = mark.body_start = out.size();
-    return mark;
-  }
-
-  message_mark begin_locate_reply(cdr::output_stream& out, std::uint32_t request_id,
-                                  locate_status status) const override {
-    check_encodable(status);
-    message_mark mark = begin_message(out, message_type::locate_reply);
-    std::byte* p = out.reserve_aligned(4, 8);
-    cdr::store(p, request_id);
-    cdr::store(p + 4, static_cast<std::uint32_t>(status));
-    mark.headers_end = mark.body_start = out.size();
-    return mark;
-  }
+      : key_addressed_protocol(version{1, 0}, static_cast<std::uint8_t>(message_type::message_error),
+                               /*fragmentable_types=*/0, /*request_reserved_octets=*/0) {}
 
   message_mark begin_fragment(cdr::output_stream&, std::uint32_t) const override {
     throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::no,
                           "GIOP 1.0 has no Fragment message");
-  }
-
- private:
-  static void require_key(const target_address& target) {
-    if (target.disposition != addressing_disposition::key_addr)
-      throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::no,
-                            "GIOP 1.0 addresses targets by object key only");
   }
 };
 
