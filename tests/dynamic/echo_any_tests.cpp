@@ -7,25 +7,16 @@
 
 #include <catch2/catch.hpp>
 
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <thread>
 
 #include "switchyard/any.h"
 #include "switchyard/orb.h"
 #include "tests/core/orb_fixture.h"
 #include "tests/dynamic/generated_samples.h"
-
-extern char** environ;
+#include "tests/interop/omni_server_process.h"
 
 using namespace switchyard;
 
@@ -133,61 +124,7 @@ void check_echo_any(Integrity::Echo& echo) {
   CHECK(color == Integrity::Color::blue);
 }
 
-// omni_peer_server as a child process, stopped with SIGTERM (SIGKILL after 10 s).
-class omni_server {
- public:
-  explicit omni_server(const std::string& program) {
-    directory_ = std::filesystem::temp_directory_path() / ("sy_dynamic_omni_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(directory_);
-    const std::string ior_file = (directory_ / "iors.txt").string();
-    std::vector<std::string> args = {program, "--ior-file", ior_file, "--servants", "1", "--seconds", "120"};
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, program.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
-      pid_ = -1;
-      throw std::runtime_error("cannot start " + program);
-    }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (!std::filesystem::exists(ior_file)) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw std::runtime_error("omni_peer_server exited before writing its IOR file");
-      }
-      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("no IOR file from omni_peer_server in 20 s");
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    std::ifstream in(ior_file);
-    std::string name, ior;
-    while (in >> name >> ior) iors_[name] = ior;
-  }
-  ~omni_server() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      int status = 0;
-      bool gone = false;
-      for (int i = 0; i < 500 && !gone; ++i) {
-        gone = ::waitpid(pid_, &status, WNOHANG) == pid_;
-        if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-      if (!gone) {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
-      }
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(directory_, ec);
-  }
-  omni_server(const omni_server&) = delete;
-  omni_server& operator=(const omni_server&) = delete;
-  const std::string& ior(const std::string& name) const { return iors_.at(name); }
-
- private:
-  std::filesystem::path directory_;
-  pid_t pid_ = -1;
-  std::map<std::string, std::string> iors_;
-};
+using test::omni_server;  // omni_peer_server as a child process (tests/interop)
 
 }  // namespace
 
