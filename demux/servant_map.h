@@ -32,6 +32,10 @@ class servant_map {
   using value_type = Value;
 
   explicit servant_map(demux_strategy strategy) : maps_(make(strategy)) {}
+  // `ids` (a build-time id list) serves the perfect strategy; the others ignore it.
+  servant_map(demux_strategy strategy, const id_list& ids)
+      : maps_(strategy == demux_strategy::perfect ? variant(std::in_place_index<2>, ids)
+                                                  : make(strategy)) {}
 
   demux_strategy strategy() const noexcept { return static_cast<demux_strategy>(maps_.index()); }
 
@@ -111,6 +115,22 @@ servant_map_for<Code, Value> make_servant_map(demux_strategy strategy) {
     return servant_map<Value>(strategy);
   } else {
     (void)strategy;
+    return servant_map_for<Code, Value>();
+  }
+}
+
+// The same with a build-time id list, which only the perfect strategy uses (a fixed perfect map
+// takes it; other fixed types ignore it).
+template <int Code, class Value>
+servant_map_for<Code, Value> make_servant_map(demux_strategy strategy, const id_list& ids) {
+  if constexpr (Code == demux_code_runtime) {
+    return servant_map<Value>(strategy, ids);
+  } else if constexpr (Code == demux_code_perfect) {
+    (void)strategy;
+    return perfect_servant_map<Value>(ids);
+  } else {
+    (void)strategy;
+    (void)ids;
     return servant_map_for<Code, Value>();
   }
 }

@@ -1,6 +1,7 @@
 // syidl, Switchyard's IDL compiler: the command-line driver. Parses options, runs the front end
 // on each file, then the back ends (when -o is given). Exit status: 0 success, 1 errors in the
 // IDL, 2 bad usage.
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include "idl_compiler/back_end.h"
 #include "idl_compiler/cxx_back_end.h"
 #include "idl_compiler/front_end.h"
+#include "idl_compiler/object_id_header.h"
 
 namespace {
 
@@ -24,6 +26,10 @@ constexpr const char* usage_text =
     "  -H strategy     operation tables to generate: linear, dynamic, perfect, active or all\n"
     "                  (default all)\n"
     "  --dump          print the checked main-file declarations with their repository ids\n"
+    "  --object-ids LIST --name NAME [--namespace NS] -o FILE.h\n"
+    "                  instead of IDL: a list of object ids (one a line) to a header with a\n"
+    "                  gperf lookup NAME and the switchyard::object_id_table NAME_table\n"
+    "                  (NAME defaults to FILE's base name)\n"
     "  --dump-all      the same, with the declarations of #include'd files\n"
     "  --help          show this text\n"
     "  --version       show the version\n";
@@ -33,6 +39,25 @@ std::vector<std::unique_ptr<BackEnd>> make_back_ends() {
   std::vector<std::unique_ptr<BackEnd>> back_ends;
   back_ends.push_back(make_cxx_back_end());
   return back_ends;
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+// Empty, or identifiers joined by "::".
+bool is_scoped_identifier(const std::string& s) {
+  std::size_t start = 0;
+  while (start <= s.size() && !s.empty()) {
+    const std::size_t end = s.find("::", start);
+    if (!is_identifier(s.substr(start, end - start))) return false;
+    if (end == std::string::npos) return true;
+    start = end + 2;
+  }
+  return s.empty();
 }
 
 int usage_error(const std::string& message) {
@@ -51,6 +76,8 @@ int main(int argc, char** argv) {
   back_end_options.operation_tables = "all";
   std::vector<std::string> files;
   bool dump = false, dump_all = false, generate = false;
+  ObjectIdHeaderOptions object_ids;  // --object-ids mode when list_path is set
+  bool object_ids_mode = false;
 
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -72,7 +99,31 @@ int main(int argc, char** argv) {
       std::cout << "syidl " << SYIDL_VERSION << " (Switchyard IDL compiler)\n";
       return 0;
     }
-    if (arg == "--dump") {
+    // --object-ids LIST, --name NAME, --namespace NS (also --opt=value)
+    const auto long_value = [&](const char* option, std::string& out) -> bool {
+      const std::string prefix = std::string(option) + "=";
+      if (arg.rfind(prefix, 0) == 0) {
+        out = arg.substr(prefix.size());
+        return true;
+      }
+      if (i + 1 >= argc) return false;
+      out = argv[++i];
+      return true;
+    };
+    const auto is_option = [&](const char* option) {
+      return arg == option || arg.rfind(std::string(option) + "=", 0) == 0;
+    };
+    if (is_option("--object-ids")) {
+      if (!long_value("--object-ids", object_ids.list_path) || object_ids.list_path.empty())
+        return usage_error("--object-ids needs a list file");
+      object_ids_mode = true;
+    } else if (is_option("--name")) {
+      if (!long_value("--name", object_ids.name) || object_ids.name.empty())
+        return usage_error("--name needs a name");
+    } else if (is_option("--namespace")) {
+      if (!long_value("--namespace", object_ids.name_space) || object_ids.name_space.empty())
+        return usage_error("--namespace needs a namespace");
+    } else if (arg == "--dump") {
       dump = true;
     } else if (arg == "--dump-all") {
       dump = dump_all = true;
@@ -111,6 +162,23 @@ int main(int argc, char** argv) {
       files.push_back(arg);
     }
   }
+  if (object_ids_mode) {
+    if (!files.empty()) return usage_error("--object-ids takes no IDL files");
+    if (!generate) return usage_error("--object-ids needs -o FILE.h");
+    object_ids.output_path = back_end_options.output_dir;
+    if (object_ids.name.empty()) {
+      // The output's base name, without its extension.
+      std::string base = object_ids.output_path.substr(object_ids.output_path.find_last_of('/') + 1);
+      object_ids.name = base.substr(0, base.find('.'));
+    }
+    if (!is_identifier(object_ids.name))
+      return usage_error("--name '" + object_ids.name + "' is not a C++ identifier");
+    if (!is_scoped_identifier(object_ids.name_space))
+      return usage_error("--namespace '" + object_ids.name_space + "' is not a C++ namespace name");
+    return generate_object_id_header(object_ids, std::cerr);
+  }
+  if (!object_ids.name.empty() || !object_ids.name_space.empty())
+    return usage_error("--name and --namespace go with --object-ids");
   if (files.empty()) return usage_error("no input files");
 
   options.checks.generating = generate;

@@ -1,6 +1,7 @@
 #include "orb/adapter/adapter_impl.h"
 
 #include <mutex>
+#include <stdexcept>
 
 #include "orb/adapter/adapter_registry.h"
 #include "orb/adapter/object_key.h"
@@ -17,11 +18,23 @@ constexpr std::size_t active_key_size = demux::active_key_size;
                         std::move(detail));
 }
 
+// The servant map for a strategy, with the build-time ids when there are some (only the perfect
+// map uses them; a fixed map type is built the same way, with no strategy switch).
+servant_map_type make_map(demux_strategy strategy, const object_id_table* table) {
+  if (table == nullptr) return demux::make_servant_map<SWITCHYARD_SERVANT_DEMUX, activation*>(strategy);
+  try {
+    return demux::make_servant_map<SWITCHYARD_SERVANT_DEMUX, activation*>(
+        strategy, demux::id_list{table->key_count, table->index_of, table->key_at});
+  } catch (const std::invalid_argument& e) {
+    bad_param(std::string("object id table: ") + e.what());
+  }
+}
+
 }  // namespace
 
 adapter_impl::adapter_impl(adapter_registry& registry, std::uint32_t index, adapter_impl* parent,
                            std::string name, demux_strategy servant_demux,
-                           demux_strategy operation_demux)
+                           demux_strategy operation_demux, const object_id_table* object_ids)
     : registry_(registry),
       index_(index),
       parent_(parent),
@@ -29,7 +42,8 @@ adapter_impl::adapter_impl(adapter_registry& registry, std::uint32_t index, adap
       servant_demux_(servant_demux),
       operation_demux_(operation_demux),
       handle_(this),
-      servants_(demux::make_servant_map<SWITCHYARD_SERVANT_DEMUX, activation*>(servant_demux)) {
+      object_ids_(object_ids),
+      servants_(make_map(servant_demux, object_ids)) {
   // A fixed strategy at compile time overrides whatever the options said.
   if constexpr (SWITCHYARD_SERVANT_DEMUX != demux::demux_code_runtime)
     servant_demux_ = static_cast<demux_strategy>(SWITCHYARD_SERVANT_DEMUX - 1);
@@ -174,6 +188,19 @@ bool adapter_impl::find(std::string_view servant_part, std::shared_ptr<servant>&
   target = a.target;
   operations = a.operations;
   return true;
+}
+
+void adapter_impl::use_object_ids(const object_id_table& table) {
+  std::unique_lock lock(mutex_);
+  if (!by_id_.empty())
+    bad_param("use_object_ids: adapter '" + name_ + "' has active objects; give the table first");
+  servants_ = make_map(servant_demux_, &table);
+  object_ids_ = &table;
+}
+
+const object_id_table* adapter_impl::object_ids() const noexcept {
+  std::shared_lock lock(mutex_);
+  return object_ids_;
 }
 
 object_ref adapter_impl::make_reference(const activation& a) const {

@@ -33,7 +33,8 @@ using servant_map_type = demux::servant_map_for<SWITCHYARD_SERVANT_DEMUX, activa
 class adapter_impl {
  public:
   adapter_impl(adapter_registry& registry, std::uint32_t index, adapter_impl* parent,
-               std::string name, demux_strategy servant_demux, demux_strategy operation_demux);
+               std::string name, demux_strategy servant_demux, demux_strategy operation_demux,
+               const object_id_table* object_ids = nullptr);
 
   object_adapter& handle() noexcept { return handle_; }
   const std::string& name() const noexcept { return name_; }
@@ -55,6 +56,9 @@ class adapter_impl {
   std::size_t active_count() const noexcept;
   std::size_t servant_map_bytes() const noexcept;
   std::string next_system_id();
+  // A build-time id table for the perfect servant map; only while no object is active.
+  void use_object_ids(const object_id_table& table);
+  const object_id_table* object_ids() const noexcept;
 
   // The request path: the activation for the servant part of a key, copied out under the lock.
   bool find(std::string_view servant_part, std::shared_ptr<servant>& target,
@@ -75,6 +79,7 @@ class adapter_impl {
   object_adapter handle_;
 
   mutable std::shared_mutex mutex_;  // guards everything below
+  const object_id_table* object_ids_;  // nullptr: none
   servant_map_type servants_;
   boost::unordered_flat_map<std::string, std::unique_ptr<activation>, demux::key_hash, demux::key_equal> by_id_;
   std::vector<adapter_impl*> children_;

@@ -33,7 +33,7 @@ adapter_impl& adapter_registry::add_adapter(adapter_impl* parent, std::string_vi
                           "more than " + std::to_string(max_adapters) + " object adapters in one ORB");
   owned_adapters_.push_back(std::make_unique<adapter_impl>(
       *this, index, parent, std::string(name), policies.servant_demux.value_or(servant_demux_),
-      policies.operation_demux.value_or(operation_demux_)));
+      policies.operation_demux.value_or(operation_demux_), policies.object_ids));
   adapter_impl& added = *owned_adapters_.back();
   adapters_[index].store(&added, std::memory_order_release);
   adapter_count_.store(index + 1, std::memory_order_release);

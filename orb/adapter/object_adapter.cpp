@@ -34,5 +34,7 @@ std::shared_ptr<servant> object_adapter::servant_of(std::string_view object_id) 
 }
 std::size_t object_adapter::active_count() const noexcept { return impl_->active_count(); }
 std::size_t object_adapter::servant_map_bytes() const noexcept { return impl_->servant_map_bytes(); }
+void object_adapter::use_object_ids(const object_id_table& table) { impl_->use_object_ids(table); }
+const object_id_table* object_adapter::object_ids() const noexcept { return impl_->object_ids(); }
 
 }  // namespace switchyard

@@ -10,6 +10,7 @@
 
 #include "switchyard/demux_strategy.h"
 #include "switchyard/object.h"
+#include "switchyard/object_id_table.h"
 #include "switchyard/servant.h"
 
 namespace switchyard {
@@ -22,6 +23,11 @@ class adapter_impl;
 struct adapter_policies {
   std::optional<demux_strategy> servant_demux;
   std::optional<demux_strategy> operation_demux;
+  // Object ids known at build time (syidl --object-ids): with servant demultiplexing `perfect`
+  // they take fixed slots found by the generated gperf lookup, other ids the run-time perfect
+  // hash. Ignored by the other strategies. Not inherited by children; must outlive the ORB
+  // (the generated NAME_table constant does).
+  const object_id_table* object_ids = nullptr;
 };
 
 // Handles are owned by the ORB and live until it is destroyed. Thread-safe.
@@ -50,6 +56,14 @@ class object_adapter {
   std::size_t active_count() const noexcept;
   // Bytes the servant map uses (for the scalability reports).
   std::size_t servant_map_bytes() const noexcept;
+
+  // Gives this adapter (the root adapter, typically) a build-time id table, as
+  // adapter_policies::object_ids does for a child. Only while no object is active (BAD_PARAM
+  // otherwise, or when the table is inconsistent: an id not found at its own position). Ignored
+  // unless the servant demultiplexing is `perfect`. `table` must outlive the ORB.
+  void use_object_ids(const object_id_table& table);
+  // The table in use, or nullptr.
+  const object_id_table* object_ids() const noexcept;
 
   adapter::adapter_impl& impl() noexcept { return *impl_; }
 
