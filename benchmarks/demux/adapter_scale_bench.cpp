@@ -4,6 +4,9 @@
 //
 //   taskset -c 0 build/benchmarks/demux/adapter_scale_bench --out DIR [--servants N] [--quick]
 //
+// Then the same lookup for 1, 10, 100 and 1000 servants, where `perfect` is measured twice: with
+// the run-time perfect hash alone, and with a build-time table (syidl --object-ids over
+// adapter_ids_1000.txt, the ids this benchmark activates) so that every id is in a gperf slot.
 // Writes DIR/adapter_scale.csv and DIR/adapter_scale.md; progress on stderr.
 #include <malloc.h>
 #include <time.h>
@@ -17,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "adapter_ids_1000.h"  // syidl --object-ids adapter_ids_1000.txt
 #include "orb/adapter/adapter_impl.h"
 #include "orb/adapter/adapter_registry.h"
 #include "switchyard/server_request.h"
@@ -48,17 +52,19 @@ std::size_t heap_in_use() { return mallinfo2().uordblks; }
 
 struct result {
   std::string strategy;
+  bool object_id_table;  // a build-time table (perfect only)
   std::size_t servants;
   double bytes_per_servant;
   double lookup_ns_median;
 };
 
-result measure(demux_strategy strategy, std::size_t servants, int repetitions) {
+result measure(demux_strategy strategy, std::size_t servants, int repetitions, bool object_id_table = false) {
   no_references references;
   auto shared_servant = std::make_shared<null_servant>();
   std::size_t heap_before = heap_in_use();
   adapter::adapter_registry registry(references, strategy, demux_strategy::perfect);
   auto& root = registry.root().impl();
+  if (object_id_table) root.use_object_ids(adapter_ids_1000_table);
   std::vector<std::string> keys;
   keys.reserve(servants);
   for (std::size_t i = 0; i < servants; ++i) {
@@ -85,7 +91,7 @@ result measure(demux_strategy strategy, std::size_t servants, int repetitions) {
   }
   if (sink != order.size() * static_cast<std::size_t>(repetitions)) std::fprintf(stderr, "lookup failures!\n");
   std::sort(samples.begin(), samples.end());
-  return {std::string(demux::to_string(strategy)), servants,
+  return {std::string(demux::to_string(strategy)), object_id_table, servants,
           static_cast<double>(heap_after - heap_before) / static_cast<double>(servants), samples[samples.size() / 2]};
 }
 
@@ -112,14 +118,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "adapter_scale_bench: %s\n", demux::to_string(strategy).data());
     results.push_back(measure(strategy, servants, strategy == demux_strategy::linear ? 1 : repetitions));
   }
+  // 1..1000 servants: the build-time table (gperf) beside the run-time perfect hash.
+  for (std::size_t n : {1, 10, 100, 1000}) {
+    std::fprintf(stderr, "adapter_scale_bench: %zu servants\n", n);
+    for (auto strategy : {demux_strategy::active, demux_strategy::dynamic, demux_strategy::perfect})
+      results.push_back(measure(strategy, n, repetitions));
+    results.push_back(measure(demux_strategy::perfect, n, repetitions, true));
+  }
   std::ofstream csv(out / "adapter_scale.csv");
-  csv << "servant_demux,servants,bytes_per_servant,lookup_ns_median\n";
+  csv << "servant_demux,object_id_table,servants,bytes_per_servant,lookup_ns_median\n";
   std::ofstream md(out / "adapter_scale.md");
-  md << "| servant demux | servants | bytes per servant | lookup ns (median) |\n|---|---:|---:|---:|\n";
+  md << "| servant demux | object id table | servants | bytes per servant | lookup ns (median) |\n"
+        "|---|---|---:|---:|---:|\n";
   for (const auto& r : results) {
-    csv << r.strategy << ',' << r.servants << ',' << r.bytes_per_servant << ',' << r.lookup_ns_median << '\n';
-    char line[160];
-    std::snprintf(line, sizeof line, "| %s | %zu | %.0f | %.1f |\n", r.strategy.c_str(), r.servants,
+    const char* table = r.object_id_table ? "build-time" : "none";
+    csv << r.strategy << ',' << table << ',' << r.servants << ',' << r.bytes_per_servant << ','
+        << r.lookup_ns_median << '\n';
+    char line[200];
+    std::snprintf(line, sizeof line, "| %s | %s | %zu | %.0f | %.1f |\n", r.strategy.c_str(), table, r.servants,
                   r.bytes_per_servant, r.lookup_ns_median);
     md << line;
   }

@@ -11,6 +11,7 @@
 #include "benchmarks/sy_bench/echo_servant.h"
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
+#include "ttcp_object_ids.h"  // syidl --object-ids ttcp_object_ids.txt
 
 namespace switchyard::bench {
 namespace {
@@ -32,11 +33,15 @@ std::string url_or_empty(const std::shared_ptr<switchyard::orb>& orb, const obje
 }
 
 // Activates the Echo servant, the ttcp servants and the control servant (Echo and control in child
-// adapters of their own, so the benchmark servants' map holds exactly `servants` entries).
+// adapters of their own, so the benchmark servants' map holds exactly `servants` entries). With
+// perfect servant demultiplexing and `object_id_table`, the root adapter gets the build-time table
+// over ttcp_0..ttcp_999 first: gperf at build time, as in the papers.
 served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, std::size_t servants,
-                            std::size_t operations) {
+                            std::size_t operations, bool object_id_table) {
   served_objects objects;
   auto& root = orb->root_adapter();
+  if (object_id_table && root.servant_demux() == demux_strategy::perfect)
+    root.use_object_ids(ttcp_object_ids_table);
   auto echo = root.create_child("sy_bench_echo").activate_with_id("echo", make_echo_servant());
   objects.echo = orb->object_to_string(echo);
   objects.echo_url = url_or_empty(orb, echo);
@@ -104,6 +109,7 @@ int server_main(std::vector<std::string> args) {
   std::size_t servants = parser.number("--servants").value_or(1);
   std::size_t operations = parser.number("--operations").value_or(0);
   auto transport = parser.value("--transport").value_or("iiop");
+  bool object_id_table = !parser.flag("--no-object-id-table");
   parser.finish();
   if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
   if (operations > 100000) throw usage_error("--operations: expected 0..100000");
@@ -122,7 +128,7 @@ int server_main(std::vector<std::string> args) {
     orb_args.insert(orb_args.end(), listen.begin(), listen.end());
   }
   auto orb = orb_init(orb_args);
-  auto objects = activate_all(orb, servants, operations);
+  auto objects = activate_all(orb, servants, operations, object_id_table);
   if (ior_file) {
     write_whole(*ior_file, ior_lines(objects));
   } else {
@@ -144,7 +150,8 @@ int server_main(std::vector<std::string> args) {
 }
 
 bench_server::bench_server(const common_options& options, std::size_t servants, std::size_t operations,
-                           std::vector<std::string> orb_args, const std::filesystem::path& work_dir) {
+                           std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
+                           bool object_id_table) {
   std::vector<std::string> all = options.orb_args;
   all.insert(all.end(), orb_args.begin(), orb_args.end());
   if (!has_listen_option(all)) {
@@ -153,7 +160,7 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   }
   if (options.collocated) {
     local_orb_ = orb_init(all);
-    auto objects = activate_all(local_orb_, servants, operations);
+    auto objects = activate_all(local_orb_, servants, operations, object_id_table);
     ttcp_iors_ = objects.ttcp;
     control_ior_ = objects.control;
     first_url_ = objects.first_url;
@@ -168,6 +175,7 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   std::vector<std::string> argv = {self_path(), "server", "--ior-file", ior_file_.string(),
                                    "--servants", std::to_string(servants), "--operations",
                                    std::to_string(operations)};
+  if (!object_id_table) argv.push_back("--no-object-id-table");
   argv.insert(argv.end(), all.begin(), all.end());
   process_ = child_process::start(argv, true);
   auto lines = wait_for_lines(ior_file_, servants + 2, process_, std::chrono::seconds(60));

@@ -29,9 +29,12 @@ std::map<std::string, std::string> read_ior_lines(const std::vector<std::string>
 class bench_server {
  public:
   // Starts a server with `servants` ttcp servants of an interface with `operations` demux
-  // operations; `orb_args` go to the server ORB (after the common ones).
+  // operations; `orb_args` go to the server ORB (after the common ones). `object_id_table`: with
+  // perfect servant demultiplexing, the ids ttcp_0..ttcp_999 are in a build-time gperf table
+  // (false: the run-time perfect hash alone, `sy-bench server --no-object-id-table`).
   bench_server(const common_options& options, std::size_t servants, std::size_t operations,
-               std::vector<std::string> orb_args, const std::filesystem::path& work_dir);
+               std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
+               bool object_id_table = true);
   ~bench_server();
   bench_server(const bench_server&) = delete;
   bench_server& operator=(const bench_server&) = delete;

@@ -2,6 +2,9 @@
 // end-to-end latency of a parameterless two-way call as servants (1..500) and operations per
 // interface (1, 10, 100) grow, for each demultiplexing strategy and invocation algorithm
 // (section 3.7), with the server's per-layer profile when the ORB's instrumentation is on.
+// "perfect" servant demultiplexing is gperf at build time over the server's ids, as in the papers
+// (ttcp_object_ids.txt); --no-object-id-table measures the run-time perfect hash instead. The CSV's
+// object_id_table column says which served.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -58,6 +61,7 @@ struct demux_settings {
   std::size_t requests = 0;
   std::size_t warmup = 0;
   bool instrument = true;
+  bool object_id_table = true;  // "perfect" servant demux: gperf at build time over ttcp_0..999
 };
 
 void check_names(const std::vector<std::string>& given, const std::vector<std::string>& allowed, const char* option) {
@@ -90,6 +94,7 @@ int demux_main(std::vector<std::string> args) {
   s.requests = parser.number("--requests").value_or(default_requests);
   s.warmup = quick ? 100 : 300;
   s.instrument = !parser.flag("--no-instrument");
+  s.object_id_table = !parser.flag("--no-object-id-table");
   parser.finish();
   check_names(s.servant_demux, all_strategies, "--servant-demux");
   check_names(s.operation_demux, all_strategies, "--operation-demux");
@@ -113,7 +118,7 @@ int demux_main(std::vector<std::string> args) {
   csv_table table;
   table.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation", "samples",
                    "mean_us", "median_us", "p99_us", "stddev_us", "min_us", "servant_demux_ns",
-                   "operation_demux_ns", "demux_ns", "transport", "pin"};
+                   "operation_demux_ns", "demux_ns", "transport", "pin", "object_id_table"};
   csv_table whitebox;
   whitebox.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation", "layer",
                       "probe_strategy", "calls", "mean_ns", "share_pct"};
@@ -141,7 +146,10 @@ int demux_main(std::vector<std::string> args) {
             server_args.push_back("/dev/null");
           }
         }
-        bench_server server(common, servants, operations, server_args, common.out);
+        bench_server server(common, servants, operations, server_args, common.out, s.object_id_table);
+        // Which perfect hash served the servants: gperf's over the build-time list, or the run-time one.
+        const std::string id_table =
+            servant_demux != "perfect" ? "none" : s.object_id_table ? "build-time" : "runtime-hash";
         auto& orb = server.local_orb() ? server.local_orb() : (client_orb ? client_orb : (client_orb = orb_init(client_args)));
         std::vector<object_ref> targets;
         for (auto& ior : server.ttcp_iors()) targets.push_back(orb->string_to_object(ior));
@@ -177,8 +185,10 @@ int demux_main(std::vector<std::string> args) {
                      invocation_name, std::to_string(stats.samples), format_number(stats.mean),
                      format_number(stats.median), format_number(stats.p99), format_number(stats.stddev),
                      format_number(stats.min), ns_field(servant_ns), ns_field(operation_ns), ns_field(demux_ns), common.collocated ? "collocated" : common.transport,
-                     common.pin == pin_mode::same ? "same" : common.pin == pin_mode::split ? "split" : "none"});
-          std::cerr << "demux " << servant_demux << "/" << operation_demux << " servants " << servants
+                     common.pin == pin_mode::same ? "same" : common.pin == pin_mode::split ? "split" : "none",
+                     id_table});
+          std::cerr << "demux " << servant_demux << (id_table == "build-time" ? "(gperf ids)" : "") << "/"
+                    << operation_demux << " servants " << servants
                     << " operations " << operations << " " << invocation_name << ": median "
                     << format_number(stats.median, 2) << " us";
           if (demux_ns >= 0) std::cerr << ", demux " << format_number(demux_ns, 0) << " ns";
