@@ -4,6 +4,7 @@
 
 #include "orb/core/invocation_state.h"
 #include "orb/core/orb_impl.h"
+#include "orb/core/request_header_cache.h"
 #include "orb/core/service_contexts.h"
 #include "orb/giop/messages.h"
 #include "orb/ior/ior.h"
@@ -56,25 +57,33 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   out.reset();
   out.set_giop_minor(state.bound.giop_minor);
 
-  giop::request_fields fields;
-  fields.request_id = state.request_id;
-  fields.response_flags = response_expected ? giop::response_flags::with_target : giop::response_flags::none;
-  fields.target = giop::target_address::by_key(*state.bound.object_key);
-  fields.operation = operation_;
   // The first request on a connection says which code sets we chose (GIOP 1.1 and later); our
   // own servers get the operation's index for active demultiplexing.
+  const bool send_code_sets = state.bound.giop_minor >= 1 && state.bound.connection->take_code_sets_turn();
+  const std::uint32_t sent_index = state.bound.peer_is_switchyard ? operation_index_ : no_operation_index;
+  const std::uint8_t response_flags =
+      response_expected ? giop::response_flags::with_target : giop::response_flags::none;
+  const core::request_header_key key{state.bound.id, operation_, sent_index, response_flags};
+  auto& headers = core::request_header_cache::of_this_thread();
+  if (!send_code_sets && headers.replay(key, state.request_id, out, state.mark)) return out;
+
+  giop::request_fields fields;
+  fields.request_id = state.request_id;
+  fields.response_flags = response_flags;
+  fields.target = giop::target_address::by_key(*state.bound.object_key);
+  fields.operation = operation_;
   giop::service_context contexts[2];
   std::size_t context_count = 0;
   static const core::code_sets_context code_sets;
-  if (state.bound.giop_minor >= 1 && state.bound.connection->take_code_sets_turn())
-    contexts[context_count++] = {core::code_sets_context_id, code_sets.data};
+  if (send_code_sets) contexts[context_count++] = {core::code_sets_context_id, code_sets.data};
   core::operation_index_context index_context;
-  if (state.bound.peer_is_switchyard && operation_index_ != no_operation_index) {
-    index_context.set(operation_index_);
+  if (sent_index != no_operation_index) {
+    index_context.set(sent_index);
     contexts[context_count++] = {core::operation_index_context_id, index_context.data};
   }
   fields.service_contexts = {contexts, context_count};
   state.mark = state.protocol->begin_request(out, fields);
+  if (!send_code_sets) headers.store(key, out, state.mark);
   return out;
 }
 

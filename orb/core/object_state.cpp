@@ -1,6 +1,7 @@
 #include "orb/core/object_state.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "orb/core/orb_impl.h"
 #include "orb/ior/iiop_profile.h"
@@ -10,6 +11,11 @@
 namespace switchyard::core {
 
 namespace {
+
+std::uint64_t next_binding_id() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 bool made_by_switchyard(const iop::ior& reference) {
   for (const auto& profile : reference.profiles) {
@@ -50,6 +56,7 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
       current_.object_key = std::make_shared<const std::vector<std::byte>>(target.object_key);
       current_.giop_minor = std::min(target.version.minor, orb_->options().giop_minor);
       current_.peer_is_switchyard = peer_is_switchyard_ && forward_targets_.empty();
+      current_.id = next_binding_id();
       return current_;
     } catch (const SystemException& e) {
       if (i + 1 == targets.size()) throw;

@@ -22,6 +22,8 @@ struct binding {
   std::shared_ptr<const std::vector<std::byte>> object_key;
   std::uint8_t giop_minor = 2;
   bool peer_is_switchyard = false;  // sends the operation index for active demultiplexing
+  // Unique to this binding in the process (never 0): what the request header cache keys on.
+  std::uint64_t id = 0;
 };
 
 class object_state {

@@ -79,6 +79,7 @@ class protocol_1_2 final : public protocol {
   message_mark begin_request(cdr::output_stream& out, const request_fields& fields) const override {
     message_mark mark = begin_message(out, message_type::request);
     std::byte* fixed = out.reserve_aligned(4, 8);
+    mark.request_id_offset = static_cast<std::size_t>(fixed - out.data());
     cdr::store(fixed, fields.request_id);
     fixed[4] = std::byte{fields.response_flags};
     fixed[5] = fixed[6] = fixed[7] = std::byte{0};

@@ -87,6 +87,7 @@ class key_addressed_protocol : public protocol {
     message_mark mark = begin_message(out, message_type::request);
     write_service_context_list(out, fields.service_contexts);
     out.write_ulong(fields.request_id);
+    mark.request_id_offset = out.size() - 4;
     // response_expected and the reserved octets: one aligned block.
     std::byte* flags = out.reserve_aligned(1, 1 + request_reserved_octets_);
     flags[0] = std::byte{static_cast<std::uint8_t>((fields.response_flags & 0x01) != 0)};

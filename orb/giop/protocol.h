@@ -28,6 +28,9 @@ struct message_mark {
   std::size_t header_offset = 0;
   std::size_t headers_end = 0;
   std::size_t body_start = 0;
+  // Requests: where the request id was written (its place differs by version), so that a
+  // header written once can be sent again under a new id (orb/core/request_header_cache.h).
+  std::size_t request_id_offset = 0;
 };
 
 class protocol {

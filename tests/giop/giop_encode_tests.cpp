@@ -40,6 +40,7 @@ TEST_CASE("GIOP 1.0 Request: contexts, id, response_expected, key, operation, pr
   fields.target = target_address::by_key(bytes_of("key1"));
   fields.operation = "op";
   message_mark mark = giop_1_0().begin_request(out, fields);
+  CHECK(mark.request_id_offset == 16);  // after the empty context list
   CHECK_BYTES(protocol::finish(out, mark),
               "47 49 4f 50 01 00 01 00 20 00 00 00"  // GIOP 1.0, little-endian, Request, 32
               "00 00 00 00"                          // no service contexts
@@ -60,6 +61,7 @@ TEST_CASE("GIOP 1.1 Request writes 3 reserved octets; oneway is response_expecte
   const std::array<std::byte, 2> principal{std::byte{0xaa}, std::byte{0xbb}};
   fields.requesting_principal = principal;
   message_mark mark = giop_1_1().begin_request(out, fields);
+  CHECK(mark.request_id_offset == 16);
   out.write_ulong(0xdeadbeef);  // one argument
   CHECK_BYTES(protocol::finish(out, mark),
               "47 49 4f 50 01 01 01 00 2c 00 00 00"
@@ -82,6 +84,7 @@ TEST_CASE("GIOP 1.2 Request: KeyAddr, service context, body aligned to 8", "[gio
   fields.operation = "op";
   fields.service_contexts = contexts;
   message_mark mark = giop_1_2().begin_request(out, fields);
+  CHECK(mark.request_id_offset == 12);  // first in the 1.2 request header
 
   SECTION("with a body") {
     out.write_ulong(0x11223344);
