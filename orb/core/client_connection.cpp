@@ -40,23 +40,6 @@ void client_connection::send(std::span<const std::byte> message) {
   }
 }
 
-client_connection::reply::reply(reply&& other) noexcept
-    : owner_(std::exchange(other.owner_, nullptr)), copy_(std::move(other.copy_)), message_(other.message_) {}
-
-client_connection::reply& client_connection::reply::operator=(reply&& other) noexcept {
-  if (this != &other) {
-    if (owner_ != nullptr) owner_->release_reader();
-    owner_ = std::exchange(other.owner_, nullptr);
-    copy_ = std::move(other.copy_);
-    message_ = other.message_;
-  }
-  return *this;
-}
-
-client_connection::reply::~reply() {
-  if (owner_ != nullptr) owner_->release_reader();
-}
-
 void client_connection::release_reader() noexcept {
   reader_busy_.store(false);
   // A waiter that registered before the store is woken; one that registers after it finds the
@@ -93,8 +76,10 @@ bool client_connection::read_message(message_reader::result& out,
   }
 }
 
-client_connection::reply client_connection::wait_for_reply(
-    std::uint32_t request_id, std::optional<std::chrono::steady_clock::time_point> deadline) {
+void client_connection::wait_for_reply(std::uint32_t request_id,
+                                       std::optional<std::chrono::steady_clock::time_point> deadline,
+                                       reply& into) {
+  into.clear();
   // The lone caller: no reader, nothing stashed, the connection open: take the role without
   // the lock. Checked again after taking it: a reader before us may have stashed our reply.
   bool reader = false;
@@ -111,12 +96,11 @@ client_connection::reply client_connection::wait_for_reply(
     } registered{waiters_};
     for (;;) {
       if (auto it = stash_.find(request_id); it != stash_.end()) {
-        reply r;
-        r.copy_ = std::move(it->second);
+        into.copy_ = std::move(it->second);
         stash_.erase(it);
         stashed_.fetch_sub(1);
-        r.message_ = giop::make_message_view(r.copy_, 0xffffffffu);
-        return r;
+        into.message_ = giop::make_message_view(into.copy_, 0xffffffffu);
+        return;
       }
       if (closed_by_server_)
         throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed, CompletionStatus::no,
@@ -155,11 +139,10 @@ client_connection::reply client_connection::wait_for_reply(
       case giop::message_type::locate_reply: {
         std::uint32_t id = reply_request_id(message);
         if (id == request_id) {
-          reply r;
-          r.owner_ = this;
-          r.message_ = message;
+          into.owner_ = this;
+          into.message_ = message;
           role.kept = true;
-          return r;
+          return;
         }
         std::lock_guard state(state_mutex_);
         if (abandoned_.erase(id) == 0) {

@@ -22,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/unordered/unordered_flat_map.hpp>
@@ -52,13 +53,20 @@ class client_connection {
   void send(std::span<const std::byte> message);
 
   // A received reply (Reply or LocateReply) for one request. Holds the reader role or an owned
-  // copy until destroyed; `message` stays valid until then.
+  // copy until cleared or destroyed; `message` stays valid until then. Kept in the invocation
+  // and filled in place: nothing is moved per call.
   class reply {
    public:
     reply() = default;
-    reply(reply&& other) noexcept;
-    reply& operator=(reply&& other) noexcept;
-    ~reply();
+    reply(const reply&) = delete;
+    reply& operator=(const reply&) = delete;
+    ~reply() { clear(); }
+    // Gives back the reader role (or forgets the copy); the message is gone.
+    void clear() noexcept {
+      if (owner_ != nullptr) std::exchange(owner_, nullptr)->release_reader();
+      copy_.clear();
+      message_ = {};
+    }
     const giop::message_view& message() const noexcept { return message_; }
 
    private:
@@ -68,11 +76,12 @@ class client_connection {
     giop::message_view message_{};
   };
 
-  // Waits for the Reply or LocateReply to `request_id` (until `deadline`, if any): TIMEOUT when it
-  // passes, COMM_FAILURE when the connection breaks or the server closes it (CloseConnection:
-  // TRANSIENT, the request was not processed and may be retried).
-  reply wait_for_reply(std::uint32_t request_id,
-                       std::optional<std::chrono::steady_clock::time_point> deadline);
+  // Waits for the Reply or LocateReply to `request_id` (until `deadline`, if any) and puts it in
+  // `into` (cleared first): TIMEOUT when the deadline passes, COMM_FAILURE when the connection
+  // breaks or the server closes it (CloseConnection: TRANSIENT, the request was not processed
+  // and may be retried).
+  void wait_for_reply(std::uint32_t request_id, std::optional<std::chrono::steady_clock::time_point> deadline,
+                      reply& into);
 
   // Forgets a request whose reply will not be waited for (a timed-out call).
   void abandon(std::uint32_t request_id);

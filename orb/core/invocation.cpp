@@ -48,7 +48,7 @@ invocation::~invocation() {
 
 cdr::output_stream& invocation::begin(bool response_expected) {
   core::invocation_state& state = state_of(state_);
-  state.reply = {};
+  state.reply.clear();
   state.bound = target_.state()->bind();
   state.protocol = giop::protocol_for(state.bound.giop_minor);
   state.request_id = state.bound.connection->next_request_id();
@@ -97,7 +97,7 @@ bool invocation::complete_twoway(user_exception_raiser raise_user) {
 
   try {
     state.bound.connection->send(message);
-    state.reply = state.bound.connection->wait_for_reply(state.request_id, deadline);
+    state.bound.connection->wait_for_reply(state.request_id, deadline, state.reply);
   } catch (const SystemException& e) {
     if (e.kind() == SystemExceptionKind::TIMEOUT) {
       state.bound.connection->abandon(state.request_id);
@@ -111,7 +111,8 @@ bool invocation::complete_twoway(user_exception_raiser raise_user) {
   if (reply.header.type != giop::message_type::reply)
     throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
                           "a LocateReply answered a Request");
-  giop::reply_header header = giop::protocol_for(reply.header.ver.minor)->decode_reply(reply);
+  giop::reply_header header;
+  if (!giop::decode_plain_reply(reply, header)) header = giop::protocol_for(reply.header.ver.minor)->decode_reply(reply);
   switch (header.status) {
     case giop::reply_status::no_exception:
       reply_body_ = header.body;
@@ -131,7 +132,7 @@ bool invocation::complete_twoway(user_exception_raiser raise_user) {
         throw SystemException(SystemExceptionKind::TRANSIENT, minor::omg_minor(1), CompletionStatus::no,
                               "more than 8 LOCATION_FORWARD replies for one call");
       iop::ior forward = iop::read_ior(header.body);
-      state.reply = {};
+      state.reply.clear();
       target.forward_to(forward);
       return false;
     }

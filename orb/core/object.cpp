@@ -52,7 +52,7 @@ bool object_ref::locate() const {
     core::client_connection::reply reply;
     try {
       bound.connection->send(giop::protocol::finish(out, mark));
-      reply = bound.connection->wait_for_reply(id, std::nullopt);
+      bound.connection->wait_for_reply(id, std::nullopt, reply);
     } catch (const SystemException&) {
       state_->reset_binding();
       throw;

@@ -7,10 +7,11 @@
 namespace switchyard::core {
 
 std::size_t request_header_cache::slot_of(const request_header_key& key) noexcept {
-  // Operation names are short: a multiplicative hash over their octets and the binding.
-  std::uint64_t h = key.binding_id * 0x9E3779B97F4A7C15ull ^ key.response_flags;
-  for (char c : key.operation) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
-  return static_cast<std::size_t>((h ^ (h >> 29)) % slot_count);
+  // Stubs name operations with string literals: the name's address picks the slot (matches()
+  // still compares the octets, so a name at another address only misses).
+  std::uint64_t h = (key.binding_id ^ reinterpret_cast<std::uintptr_t>(key.operation.data()) ^ key.response_flags) *
+                    0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(h >> 60);  // slot_count == 16
 }
 
 bool request_header_cache::matches(const entry& e, const request_header_key& key) noexcept {

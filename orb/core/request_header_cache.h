@@ -51,7 +51,7 @@ class request_header_cache {
     std::array<char, max_operation_size> operation{};
     alignas(8) std::array<std::byte, max_header_size> header{};
   };
-  static constexpr std::size_t slot_count = 16;
+  static constexpr std::size_t slot_count = 16;  // slot_of() takes the hash's top 4 bits
   static std::size_t slot_of(const request_header_key& key) noexcept;
   static bool matches(const entry& e, const request_header_key& key) noexcept;
 

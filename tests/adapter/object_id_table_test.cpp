@@ -61,6 +61,8 @@ TEST_CASE("the generated lookup finds each listed id at its position, and nothin
 }
 
 TEST_CASE("listed ids take the gperf slots, others the run-time hash, over loopback IIOP", "[adapter][object_ids]") {
+  // A build with another strategy fixed (-Dservant_demux=linear...) has no perfect map to test.
+  if (servant_demux_is_fixed && SWITCHYARD_SERVANT_DEMUX != 3) return;
   serving_orb server({"-ORBServantDemux", "perfect"});
   auto& root = server.orb->root_adapter();
   REQUIRE(root.servant_demux() == demux_strategy::perfect);

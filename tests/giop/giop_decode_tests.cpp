@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -412,4 +413,41 @@ TEST_CASE("Malformed bodies raise MARSHAL, never read past the message", "[giop]
     CHECK_THROWS_MATCHES(giop_1_2().decode_cancel_request(make_message_view(cancel)), SystemException,
                          marshal_with(minor::read_past_end));
   }
+}
+
+TEST_CASE("decode_plain_reply agrees with decode_reply, or leaves the reply to it", "[giop][decode]") {
+  const std::array<std::byte, 4> context_data{};
+  const service_context contexts[] = {{0x0b, context_data}};
+  for (std::uint8_t minor = 0; minor <= 2; ++minor) {
+    for (std::uint32_t status = 0; status <= (minor == 2 ? 5u : 3u); ++status) {
+      for (bool with_context : {false, true}) {
+        for (bool with_body : {false, true}) {
+          CAPTURE(minor, status, with_context, with_body);
+          cdr::output_stream out;
+          const protocol& impl = *protocol_for(minor);
+          auto mark = impl.begin_reply(out, 77, static_cast<reply_status>(status),
+                                       with_context ? std::span<const service_context>(contexts)
+                                                    : std::span<const service_context>{});
+          if (with_body) out.write_double(2.5);
+          auto message = make_message_view(protocol::finish(out, mark));
+          reply_header plain;
+          const bool taken = decode_plain_reply(message, plain);
+          CHECK(taken == (minor == 2 && !with_context));
+          if (!taken) continue;
+          reply_header full = impl.decode_reply(message);
+          CHECK(plain.request_id == full.request_id);
+          CHECK(plain.status == full.status);
+          CHECK(plain.body.remaining() == full.body.remaining());
+          CHECK(plain.body.aligned_position() == full.body.aligned_position());
+          if (with_body) CHECK(plain.body.read_double() == 2.5);
+        }
+      }
+    }
+  }
+  // A big-endian 1.2 reply (omniORB on another machine) and a status out of range go the full way.
+  auto big_endian = from_hex("47 49 4f 50 01 02 00 01 00 00 00 0c 00 00 00 05 00 00 00 00 00 00 00 00");
+  reply_header ignored;
+  CHECK_FALSE(decode_plain_reply(make_message_view(big_endian), ignored));
+  auto bad_status = from_hex("47 49 4f 50 01 02 01 01 0c 00 00 00 05 00 00 00 09 00 00 00 00 00 00 00");
+  CHECK_FALSE(decode_plain_reply(make_message_view(bad_status), ignored));
 }
