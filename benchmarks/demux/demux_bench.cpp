@@ -50,7 +50,7 @@ struct settings {
 
 struct result {
   std::string family;    // servant | operation | servant_100k
-  std::string strategy;  // linear | dynamic | perfect | perfect-gperf | active | active-by-name
+  std::string strategy;  // linear | dynamic | perfect | perfect-gperf | perfect-ids | active | active-by-name
   std::string dispatch;  // concrete | variant | vtable
   std::string pattern;   // random | worst
   std::size_t keys;
@@ -248,6 +248,18 @@ void bench_servant_maps(const settings& s, std::vector<result>& out) {
     auto keys = fill(g, ids);
     measure_both(s, out, [&](const probe& p) noexcept { return g.find(p.key); }, probes_of(keys), rng,
                  "servant", "perfect-gperf", "concrete");
+    // What the adapter uses with a build-time table: perfect_servant_map with the list's gperf
+    // lookup as plain functions (listed ids in slots, others in the run-time hash; all listed here).
+    const id_list listed{servant_ids_1000_lookup::key_count, &servant_ids_1000_lookup::index_of,
+                         &servant_ids_1000_lookup::key_at};
+    perfect_servant_map<value_t> with_ids(listed);
+    keys = fill(with_ids, ids);
+    measure_both(s, out, [&](const probe& p) noexcept { return with_ids.find(p.key); }, probes_of(keys), rng,
+                 "servant", "perfect-ids", "concrete");
+    servant_map<value_t> front_with_ids(demux_strategy::perfect, listed);
+    keys = fill(front_with_ids, ids);
+    measure_both(s, out, [&](const probe& p) noexcept { return front_with_ids.find(p.key); }, probes_of(keys),
+                 rng, "servant", "perfect-ids", "variant");
   }
 }
 

@@ -12,6 +12,10 @@ namespace {
 
 // The request id of a Reply or LocateReply, found as cheaply as its version allows.
 std::uint32_t reply_request_id(const giop::message_view& message) {
+  // 1.2: the first octets of the body, whatever the type.
+  if (message.header.ver.minor == 2 && message.bytes.size() >= giop::header_size + 4)
+    return cdr::load<std::uint32_t>(message.bytes.data() + giop::header_size,
+                                    message.header.order != cdr::native_byte_order);
   const giop::protocol* protocol = giop::protocol_for(message.header.ver.minor);
   std::uint32_t id = 0;
   if (protocol->leading_request_id(message, id)) return id;
@@ -59,9 +63,14 @@ void client_connection::fail(std::uint32_t minor_code, const std::string& why, b
 
 bool client_connection::read_message(message_reader::result& out,
                                      std::optional<std::chrono::steady_clock::time_point> deadline) {
+  // Nothing buffered (a lone caller's usual case): straight to the socket.
+  bool first_round = true;
   for (;;) {
-    out = reader_.next();
-    if (out.what == message_reader::status::message) return true;
+    if (!first_round || reader_.has_unread()) {
+      out = reader_.next();
+      if (out.what == message_reader::status::message) return true;
+    }
+    first_round = false;
     if (out.what == message_reader::status::bad_header)
       fail(minor::bad_message, "malformed GIOP header from server: " +
                                    std::string(giop::to_string(out.header.status)));

@@ -41,6 +41,8 @@ class message_reader {
   bool receive(transports::connection& connection);
 
   bool has_buffered() const noexcept { return end_ != begin_; }
+  // Whether octets beyond the message handed out last are buffered (next() may find one).
+  bool has_unread() const noexcept { return end_ - begin_ > release_; }
   std::size_t capacity() const noexcept { return buffer_.size(); }
 
  private:
