@@ -66,7 +66,9 @@ class server_connection::request_reply final : public reply_sink {
 
   cdr::output_stream& begin_reply(std::uint32_t request_id, reply_status status) override {
     out_.reset();
-    mark_ = protocol_.begin_reply(out_, request_id, static_cast<giop::reply_status>(status));
+    mark_ = status == reply_status::no_exception
+                ? protocol_.begin_plain_reply(out_, request_id)
+                : protocol_.begin_reply(out_, request_id, static_cast<giop::reply_status>(status));
     started_ = true;
     return out_;
   }
@@ -113,6 +115,7 @@ transports::readable_handler::disposition server_connection::on_readable(transpo
       if (orb_.hand_to_workers(shared_from_this(), next.message)) continue;
       serve(next.message, replies_, timer);
       if (!connection_->is_open()) return disposition::remove;
+      if (!reader_.has_unread()) break;
     }
   } catch (const SystemException&) {
     // A broken connection (COMM_FAILURE) or a fragment protocol error (MARSHAL): this
@@ -285,6 +288,7 @@ void server_connection::serve_blocking(instrument::probe_table& probes) noexcept
         }
         serve(next.message, replies_, timer);
         if (!connection_->is_open()) return;
+        if (!reader_.has_unread()) break;  // the usual case: one request per receive
         timer.restart();
       }
     }

@@ -22,7 +22,7 @@ class protocol_1_2 final : public protocol {
                      bit(message_type::locate_request) | bit(message_type::locate_reply) |
                      bit(message_type::fragment),
                  /*fragment_header_size=*/4, reply_status::needs_addressing_mode,
-                 locate_status::loc_needs_addressing_mode) {}
+                 locate_status::loc_needs_addressing_mode, /*plain_reply_id_offset=*/header_size) {}
 
   request_header decode_request(const message_view& message) const override {
     expect_type(message, message_type::request);

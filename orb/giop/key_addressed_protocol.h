@@ -140,7 +140,8 @@ class key_addressed_protocol : public protocol {
   constexpr key_addressed_protocol(version ver, std::uint8_t highest_type, std::uint8_t fragmentable_types,
                                    std::size_t request_reserved_octets) noexcept
       : protocol(ver, highest_type, fragmentable_types, /*fragment_header_size=*/0,
-                 reply_status::location_forward, locate_status::object_forward),
+                 reply_status::location_forward, locate_status::object_forward,
+                 /*plain_reply_id_offset=*/header_size + 4),  // after the empty context list
         request_reserved_octets_(request_reserved_octets) {}
   ~key_addressed_protocol() = default;
 

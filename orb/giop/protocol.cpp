@@ -3,6 +3,7 @@
 // finishing a written message.
 #include "orb/giop/protocol.h"
 
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -205,6 +206,28 @@ message_mark protocol::begin_message(cdr::output_stream& out, message_type type)
   std::memcpy(p, prefix.data(), prefix.size());
   cdr::store<std::uint32_t>(p + 8, 0);
   mark.headers_end = mark.body_start = out.size();
+  return mark;
+}
+
+message_mark protocol::begin_plain_reply(cdr::output_stream& out, std::uint32_t request_id) const {
+  constexpr std::size_t plain_reply_size = header_size + 12;
+  out.set_origin_here();
+  out.set_giop_minor(version_.minor);
+  message_mark mark;
+  mark.header_offset = out.size();
+  std::byte* p = out.reserve_aligned(1, plain_reply_size);
+  static constexpr auto prefixes = [] {
+    std::array<std::array<std::byte, header_size>, 3> all{};
+    for (std::uint8_t minor = 0; minor < 3; ++minor) {
+      auto prefix = header_prefix(version{1, minor}, message_type::reply);
+      for (std::size_t i = 0; i < prefix.size(); ++i) all[minor][i] = prefix[i];
+    }
+    return all;
+  }();
+  std::memcpy(p, prefixes[version_.minor].data(), header_size);  // size 0, patched by finish()
+  std::memset(p + header_size, 0, 12);  // NO_EXCEPTION and the empty list are zeros
+  cdr::store(p + plain_reply_id_offset_, request_id);
+  mark.headers_end = mark.body_start = out.size();  // 24: already 8-aligned for 1.2
   return mark;
 }
 

@@ -321,3 +321,25 @@ TEST_CASE("A message written after other data keeps its own alignment origin", "
               "07 00 00 00 00 00 00 00 00 00 00 00"  // id, status, no contexts: offset 24
               "00 00 00 00 00 00 00 40");           // 2.0, 8-aligned from the message start
 }
+
+TEST_CASE("begin_plain_reply writes what begin_reply writes for NO_EXCEPTION", "[giop][encode]") {
+  for (std::uint8_t minor = 0; minor <= 2; ++minor) {
+    CAPTURE(minor);
+    const protocol& impl = *protocol_for(minor);
+    for (bool with_body : {false, true}) {
+      cdr::output_stream plain, full;
+      plain.write_octet(9);  // not at the stream's start: the message is its own origin
+      full.write_octet(9);
+      message_mark plain_mark = impl.begin_plain_reply(plain, 0x0a0b0c0d);
+      message_mark full_mark = impl.begin_reply(full, 0x0a0b0c0d, reply_status::no_exception);
+      CHECK(plain_mark.header_offset == full_mark.header_offset);
+      CHECK(plain_mark.headers_end == full_mark.headers_end);
+      CHECK(plain_mark.body_start == full_mark.body_start);
+      if (with_body) {
+        plain.write_double(1.5);
+        full.write_double(1.5);
+      }
+      CHECK(hex_of(protocol::finish(plain, plain_mark)) == hex_of(protocol::finish(full, full_mark)));
+    }
+  }
+}
