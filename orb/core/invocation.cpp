@@ -7,6 +7,7 @@
 #include "orb/core/request_header_cache.h"
 #include "orb/core/service_contexts.h"
 #include "orb/giop/messages.h"
+#include "orb/giop/plain_messages.h"
 #include "orb/ior/ior.h"
 #include "switchyard/exception.h"
 #include "switchyard/object_io.h"

@@ -9,6 +9,7 @@
 #include "orb/core/orb_impl.h"
 #include "orb/core/service_contexts.h"
 #include "orb/giop/messages.h"
+#include "orb/giop/plain_messages.h"
 #include "orb/ior/iiop_profile.h"
 #include "orb/ior/ior.h"
 #include "orb/ior/tags.h"
@@ -174,7 +175,8 @@ void server_connection::serve(const giop::message_view& message, cdr::output_str
 
 void server_connection::serve_request(const giop::message_view& message, const giop::protocol& protocol,
                                       cdr::output_stream& out, instrument::phase_timer& timer) {
-  giop::request_header header = protocol.decode_request(message);
+  giop::request_header header;
+  if (!giop::decode_plain_request(message, header)) header = protocol.decode_request(message);
   iop::octets key_storage;
   std::string_view key = object_key_of(header.target, message.header.ver.minor, key_storage);
 

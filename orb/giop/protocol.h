@@ -119,26 +119,6 @@ class protocol {
   locate_status highest_locate_status_;
 };
 
-// The reply nearly every call gets: GIOP 1.2, native byte order, no service contexts (a 24-octet
-// header, body 8-aligned right after it). Decoded inline, without the virtual call; false for
-// anything else, which decode_reply() handles and checks in full.
-inline bool decode_plain_reply(const message_view& message, reply_header& out) noexcept {
-  constexpr std::size_t plain_header_size = header_size + 12;
-  if (message.header.ver.minor != 2 || message.header.type != message_type::reply ||
-      message.header.order != cdr::native_byte_order || message.bytes.size() < plain_header_size)
-    return false;
-  const std::byte* p = message.bytes.data() + header_size;
-  const auto status = cdr::load<std::uint32_t>(p + 4, false);
-  if (status > static_cast<std::uint32_t>(reply_status::needs_addressing_mode) ||
-      cdr::load<std::uint32_t>(p + 8, false) != 0)
-    return false;
-  out.request_id = cdr::load<std::uint32_t>(p, false);
-  out.status = static_cast<reply_status>(status);
-  out.body = cdr::input_stream(message.bytes.subspan(plain_header_size), cdr::native_byte_order,
-                               plain_header_size, 2);
-  return true;
-}
-
 // The protocol object of GIOP 1.<minor>, or nullptr for a minor beyond 2 (major must be 1).
 const protocol* protocol_for(std::uint8_t minor) noexcept;
 // GIOP 1.2: what a MessageError for an unsupported version is sent in.

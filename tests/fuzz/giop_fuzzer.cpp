@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 
+#include "orb/giop/plain_messages.h"
 #include "orb/giop/protocol.h"
 #include "orb/giop/reassembler.h"
 #include "switchyard/exception.h"
@@ -26,7 +27,22 @@ std::uint32_t decode(const protocol& impl, const message_view& m) {
   std::uint32_t sum = 0;
   switch (m.header.type) {
     case message_type::request: {
-      request_header h = impl.decode_request(m);
+      // The plain decoder, when it accepts, must give what the general one gives, and the
+      // general one must accept too.
+      request_header plain;
+      const bool plain_taken = decode_plain_request(m, plain);
+      request_header h;
+      try {
+        h = impl.decode_request(m);
+      } catch (const SystemException&) {
+        if (plain_taken) __builtin_trap();
+        throw;
+      }
+      if (plain_taken && (plain.request_id != h.request_id || plain.operation != h.operation ||
+                          plain.target.object_key.size() != h.target.object_key.size() ||
+                          plain.service_contexts.size() != h.service_contexts.size() ||
+                          plain.body.remaining() != h.body.remaining()))
+        __builtin_trap();
       sum += touch(h.target.object_key) + touch(h.target.profile.bytes) + touch(h.target.ior.bytes);
       sum += static_cast<std::uint32_t>(h.operation.size());
       for (const service_context& c : h.service_contexts) sum += c.id + touch(c.data);
@@ -39,7 +55,18 @@ std::uint32_t decode(const protocol& impl, const message_view& m) {
       break;
     }
     case message_type::reply: {
-      reply_header h = impl.decode_reply(m);
+      reply_header plain;
+      const bool plain_taken = decode_plain_reply(m, plain);
+      reply_header h;
+      try {
+        h = impl.decode_reply(m);
+      } catch (const SystemException&) {
+        if (plain_taken) __builtin_trap();
+        throw;
+      }
+      if (plain_taken && (plain.request_id != h.request_id || plain.status != h.status ||
+                          plain.body.remaining() != h.body.remaining()))
+        __builtin_trap();
       for (const service_context& c : h.service_contexts) sum += c.id;
       if (h.status == reply_status::system_exception) sum += read_system_exception(h.body).minor;
       if (h.status == reply_status::needs_addressing_mode)
