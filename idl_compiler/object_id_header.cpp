@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <unordered_map>
 
@@ -78,6 +79,15 @@ std::string c_literal(const std::string& bytes) {
 // For messages: the id as the list would write it, shortened.
 std::string shown(const std::string& line) { return line.size() > 60 ? line.substr(0, 57) + "..." : line; }
 
+// gperf 3.1's C++ output indexes asso_values with `static_cast<unsigned char>(str[i]+inc)`: the
+// sum is cut to 8 bits, while the table (256 + inc entries) was computed with the byte plus inc.
+// Any id with a byte >= 256 - inc at that position is then not found (a third of the binary
+// 12-byte ids of benchmarks/demux/servant_ids_1000.txt were). Cast the byte, then add.
+std::string widen_alpha_increments(const std::string& code) {
+  static const std::regex truncated(R"(static_cast<unsigned char>\((str\[[^\]]*\])\+(\d+)\))");
+  return std::regex_replace(code, truncated, "(static_cast<unsigned char>($1)+$2)");
+}
+
 }  // namespace
 
 std::optional<std::vector<std::string>> read_object_id_list(const std::string& path, std::ostream& errors) {
@@ -137,6 +147,7 @@ std::optional<std::string> object_id_header_text(const ObjectIdHeaderOptions& op
   // gperf names its (temporary) input file: drop that line, so the same list gives the same header.
   if (const std::size_t at = code->find("/* Command-line:"); at != std::string::npos)
     code->erase(at, code->find('\n', at) - at + 1);
+  *code = widen_alpha_increments(*code);
   // gperf defines lookup() outside its class without `inline`: a header included by several
   // translation units needs it inline.
   const std::string impl = index_name + "_gperf";
