@@ -44,6 +44,9 @@ void apply_buffer_sizes(native_handle handle, const transport_options& options, 
 ssize_t recv_uncancellable(native_handle handle, void* data, std::size_t capacity) noexcept {
   return ::syscall(SYS_recvfrom, handle, data, capacity, 0, nullptr, nullptr);
 }
+ssize_t send_uncancellable(native_handle handle, const void* data, std::size_t size) noexcept {
+  return ::syscall(SYS_sendto, handle, data, size, MSG_NOSIGNAL, nullptr, 0);
+}
 ssize_t sendmsg_uncancellable(native_handle handle, const msghdr* message, int flags) noexcept {
   return ::syscall(SYS_sendmsg, handle, message, flags);
 }
@@ -84,11 +87,18 @@ void socket_connection::set_non_blocking(bool on) {
 }
 
 void socket_connection::send_gather(std::span<const const_buffer> buffers) {
+  // One buffer (a whole small message) that goes out at once: the usual case, one call. A short
+  // or failed send goes on in the general loop below, from where it stopped.
+  std::size_t offset = 0;  // bytes of buffers[next] already sent
+  if (buffers.size() == 1 && buffers[0].size != 0) {
+    const ssize_t sent = send_uncancellable(handle_, buffers[0].data, buffers[0].size);
+    if (sent == static_cast<ssize_t>(buffers[0].size)) return;
+    if (sent > 0) offset = static_cast<std::size_t>(sent);
+  }
   // At most this many iovecs per sendmsg(); more buffers are sent in further rounds.
   constexpr std::size_t batch = 64;
   iovec pieces[batch];
-  std::size_t next = 0;    // first buffer not yet fully sent
-  std::size_t offset = 0;  // bytes of buffers[next] already sent
+  std::size_t next = 0;  // first buffer not yet fully sent
   const std::size_t count = buffers.size();
   while (next < count && buffers[next].size == 0) ++next;
   while (next < count) {

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "orb/giop/plain_messages.h"
 #include "orb/giop/protocol.h"
 
 namespace switchyard::core {
@@ -17,7 +18,8 @@ message_reader::result message_reader::next() {
     std::size_t buffered = end_ - begin_;
     if (buffered < giop::header_size) return out;
     std::span<const std::byte> bytes(buffer_.data() + begin_, buffered);
-    out.header = giop::decode_header(bytes, max_body_size_);
+    if (!giop::decode_plain_header(bytes.data(), max_body_size_, out.header.header))
+      out.header = giop::decode_header(bytes, max_body_size_);
     if (out.header.status != giop::header_status::ok) {
       out.what = status::bad_header;
       return out;
