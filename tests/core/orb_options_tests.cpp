@@ -8,6 +8,18 @@
 using namespace switchyard;
 using switchyard::core::parse_orb_options;
 
+TEST_CASE("without -ORB options: active demultiplexing, reactive, GIOP 1.2", "[options]") {
+  int argc = 1;
+  char name[] = "prog";
+  char* argv[] = {name, nullptr};
+  auto options = parse_orb_options(argc, argv);
+  CHECK(argc == 1);
+  CHECK(options.servant_demux == demux_strategy::active);
+  CHECK(options.operation_demux == demux_strategy::active);
+  CHECK(options.giop_minor == 2);
+  CHECK(options.server_threads == 0);
+}
+
 TEST_CASE("known -ORB options are consumed and the rest kept in order", "[options]") {
   std::vector<std::string> storage{"prog", "--out", "x", "-ORBServantDemux", "linear", "2",
                                    "-ORBThreads", "2", "-ORBInstrument", "-ORBInitRef",
