@@ -1,11 +1,11 @@
 #include "idl_compiler/object_id_header.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <regex>
 #include <sstream>
 #include <unordered_map>
 
@@ -83,9 +83,30 @@ std::string shown(const std::string& line) { return line.size() > 60 ? line.subs
 // sum is cut to 8 bits, while the table (256 + inc entries) was computed with the byte plus inc.
 // Any id with a byte >= 256 - inc at that position is then not found (a third of the binary
 // 12-byte ids of benchmarks/demux/servant_ids_1000.txt were). Cast the byte, then add.
+// (A scan, not std::regex: libstdc++ 12's regex warns under the sanitizers.)
 std::string widen_alpha_increments(const std::string& code) {
-  static const std::regex truncated(R"(static_cast<unsigned char>\((str\[[^\]]*\])\+(\d+)\))");
-  return std::regex_replace(code, truncated, "(static_cast<unsigned char>($1)+$2)");
+  const std::string cast = "static_cast<unsigned char>(str[";
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at = code.find(cast); at != std::string::npos; at = code.find(cast, from)) {
+    const std::size_t index_end = code.find(']', at + cast.size());  // str[...] ends here
+    std::size_t digits_end = index_end == std::string::npos ? index_end : index_end + 2;
+    while (digits_end < code.size() && std::isdigit(static_cast<unsigned char>(code[digits_end]))) ++digits_end;
+    const bool truncating = index_end != std::string::npos && index_end + 2 < digits_end &&
+                            code[index_end + 1] == '+' && digits_end < code.size() && code[digits_end] == ')';
+    if (!truncating) {
+      out.append(code, from, at + cast.size() - from);
+      from = at + cast.size();
+      continue;
+    }
+    // static_cast<unsigned char>(str[i]+inc)  ->  (static_cast<unsigned char>(str[i])+inc)
+    out.append(code, from, at - from);
+    out += "(static_cast<unsigned char>(str[" + code.substr(at + cast.size(), index_end - at - cast.size()) + "])+" +
+           code.substr(index_end + 2, digits_end - index_end - 2) + ")";
+    from = digits_end + 1;
+  }
+  out.append(code, from, std::string::npos);
+  return out;
 }
 
 }  // namespace
