@@ -12,8 +12,9 @@ namespace {
 
 constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB... options]
   server  [--ior-file PATH] [--servants N] [--operations K] [--transport iiop|uiop]
+          [--no-object-id-table]
   demux   [--servants 1,100,...] [--operations 1,10,100] [--strategy linear,dynamic,perfect,active]
-          [--servant-demux ...] [--operation-demux ...] [--all-pairs]
+          [--servant-demux ...] [--operation-demux ...] [--all-pairs] [--no-object-id-table]
           [--invocation request-train,round-robin,random,worst-case] [--requests N] [--no-instrument]
   latency [--mode twoway,oneway] [--types none,octet,short,long,double,char,binstruct] [--units 1,2,...,1024]
           [--echo-types echo_doubles,echo_longs,echo_records,echo_narecords,echo_any|none]
@@ -23,6 +24,8 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--repeats 5] [--series switchyard,socket,ace,omniorb]
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
+--no-object-id-table (server, demux): perfect servant demux by the run-time hash alone, without the
+  build-time gperf table over ttcp_0..ttcp_999 (demux.csv's object_id_table column says which served)
 )";
 
 }  // namespace
