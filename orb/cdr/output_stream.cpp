@@ -16,9 +16,13 @@ output_stream::output_stream(output_stream&& other) noexcept
       cur_(other.cur_),
       end_(other.end_),
       origin_offset_(other.origin_offset_),
+      external_threshold_(other.external_threshold_),
+      external_count_(other.external_count_),
+      external_size_(other.external_size_),
       giop_minor_(other.giop_minor_) {
+  std::copy_n(other.external_, external_count_, external_);
   other.begin_ = other.cur_ = other.end_ = nullptr;
-  other.origin_offset_ = 0;
+  other.reset();
 }
 
 output_stream& output_stream::operator=(output_stream&& other) noexcept {
@@ -28,9 +32,13 @@ output_stream& output_stream::operator=(output_stream&& other) noexcept {
     cur_ = other.cur_;
     end_ = other.end_;
     origin_offset_ = other.origin_offset_;
+    external_threshold_ = other.external_threshold_;
+    external_count_ = other.external_count_;
+    external_size_ = other.external_size_;
+    std::copy_n(other.external_, external_count_, external_);
     giop_minor_ = other.giop_minor_;
     other.begin_ = other.cur_ = other.end_ = nullptr;
-    other.origin_offset_ = 0;
+    other.reset();
   }
   return *this;
 }
@@ -47,6 +55,14 @@ void output_stream::grow(std::size_t needed) {
   begin_ = storage_.get();
   cur_ = begin_ + used;
   end_ = begin_ + capacity;
+}
+
+bool output_stream::add_external(const void* src, std::size_t n) noexcept {
+  if (external_count_ == max_external_chunks) return false;
+  external_[external_count_++] = {size(), static_cast<const std::byte*>(src), n};
+  external_size_ += n;
+  origin_offset_ -= n;  // the octets after the chunk are n further from the origin
+  return true;
 }
 
 void output_stream::write_longdouble(long double v) {

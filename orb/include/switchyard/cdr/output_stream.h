@@ -5,10 +5,21 @@
 // Alignment is measured from the stream's origin, as CDR defines it: the start of the GIOP
 // message, or of the innermost encapsulation being written. The common case is inline pointer
 // arithmetic; only growing the buffer leaves the header.
+//
+// External chunks (opt-in, off by default): with set_external_threshold(n), a block of at least
+// n octets written by write_octets, write_array or write_sequence is not copied; the stream
+// records {position, pointer, length} and goes on as if the octets had been written (positions,
+// alignment and encapsulation lengths count them). The caller keeps the memory alive and
+// unchanged until the message is sent, and sends it as a gather list (external_chunks());
+// data()/bytes()/size() then cover only the stream's own octets. Encapsulations suspend the
+// mode (their contents stay contiguous); reset() ends it. Beyond max_external_chunks, blocks are
+// copied as usual. For the request path (orb/core/invocation.cpp) and its tests.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -31,11 +42,34 @@ class output_stream {
   ~output_stream();
 
   // Empties the stream and keeps its buffer: a stream reused per request allocates nothing in
-  // the steady state.
+  // the steady state. Forgets any external chunks and switches their mode off.
   void reset() noexcept {
     cur_ = begin_;
     origin_offset_ = 0;
+    external_threshold_ = external_off;
+    external_count_ = 0;
+    external_size_ = 0;
   }
+
+  // A block of the caller's memory that belongs in the message before the stream's own octet at
+  // `position` (an offset into data()).
+  struct external_chunk {
+    std::size_t position;
+    const std::byte* data;
+    std::size_t size;
+  };
+  // Chunks a stream records at most (a fixed array: no allocation); further blocks are copied.
+  static constexpr std::size_t max_external_chunks = 8;
+
+  // Blocks of at least `threshold` octets become external chunks from here on (0: never, the
+  // default). Outside encapsulations only.
+  void set_external_threshold(std::size_t threshold) noexcept {
+    external_threshold_ = threshold == 0 ? external_off : threshold;
+  }
+  bool has_external_chunks() const noexcept { return external_count_ != 0; }
+  std::span<const external_chunk> external_chunks() const noexcept { return {external_, external_count_}; }
+  // Octets in external chunks; the message is size() + external_size() octets long.
+  std::size_t external_size() const noexcept { return external_size_; }
 
   static constexpr byte_order order() noexcept { return native_byte_order; }
   std::uint8_t giop_minor() const noexcept { return giop_minor_; }
@@ -47,7 +81,8 @@ class output_stream {
   std::size_t capacity() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
   std::span<const std::byte> bytes() const noexcept { return {begin_, size()}; }
 
-  // Position relative to the alignment origin.
+  // Position relative to the alignment origin. External chunks count: origin_offset_ is moved
+  // back by each chunk's size (modulo 2^64), so the hot path stays one subtraction.
   std::size_t aligned_position() const noexcept { return size() - origin_offset_; }
 
   // Makes room for n more bytes (one bounds check for a block of writes).
@@ -126,6 +161,8 @@ class output_stream {
   // A block of octets (sequence<octet> contents, an object key): one memcpy.
   void write_octets(const void* src, std::size_t n) {
     if (n == 0) return;
+    if (n >= external_threshold_ && add_external(src, n)) [[unlikely]]
+      return;
     ensure(n);
     std::memcpy(cur_, src, n);
     cur_ += n;
@@ -136,6 +173,10 @@ class output_stream {
   void write_array(const T* src, std::size_t count) {
     static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
     if (count == 0) return;  // no elements, no padding (as omniORB reads it)
+    if (count * sizeof(T) >= external_threshold_) [[unlikely]] {
+      align(sizeof(T));
+      if (add_external(src, count * sizeof(T))) return;
+    }
     std::byte* p = reserve_aligned(sizeof(T), count * sizeof(T));
     std::memcpy(p, src, count * sizeof(T));
   }
@@ -148,14 +189,17 @@ class output_stream {
   }
 
   // Encapsulations (CDR 15.3.3): a ulong length, then a byte-order octet at alignment origin 0,
-  // then the contents. Written in place: begin returns a token, end patches the length.
+  // then the contents. Written in place: begin returns a token, end patches the length. External
+  // chunks are suspended in between: an encapsulation's octets stay contiguous.
   struct encapsulation_token {
     std::size_t length_offset;
     std::size_t saved_origin_offset;
+    std::size_t saved_external_threshold;
   };
   encapsulation_token begin_encapsulation() {
     std::size_t length_offset = reserve_aligned(4, 4) - begin_;
-    encapsulation_token token{length_offset, origin_offset_};
+    encapsulation_token token{length_offset, origin_offset_, external_threshold_};
+    external_threshold_ = external_off;
     origin_offset_ = size();
     write_octet(static_cast<std::uint8_t>(native_byte_order));
     return token;
@@ -163,26 +207,36 @@ class output_stream {
   void end_encapsulation(const encapsulation_token& token) noexcept {
     patch_ulong(token.length_offset, static_cast<std::uint32_t>(size() - origin_offset_));
     origin_offset_ = token.saved_origin_offset;
+    external_threshold_ = token.saved_external_threshold;
   }
 
   // Moves the alignment origin to the current position (a GIOP body measured apart, or the
-  // contents of an encapsulation written by other means). Returns the old origin for restoring.
+  // contents of an encapsulation written by other means). Returns the old origin for restoring
+  // (as a position counting external chunks, so that chunks recorded in between do not matter).
   std::size_t set_origin_here() noexcept {
-    std::size_t old = origin_offset_;
+    std::size_t old = origin_offset_ + external_size_;
     origin_offset_ = size();
     return old;
   }
-  void restore_origin(std::size_t origin_offset) noexcept { origin_offset_ = origin_offset; }
+  void restore_origin(std::size_t origin) noexcept { origin_offset_ = origin - external_size_; }
 
  private:
+  static constexpr std::size_t external_off = std::numeric_limits<std::size_t>::max();
+
   void grow(std::size_t needed);
+  // Records an external chunk at the current position; false when the array is full.
+  bool add_external(const void* src, std::size_t n) noexcept;
 
   std::unique_ptr<std::byte[]> storage_;
   std::byte* begin_ = nullptr;
   std::byte* cur_ = nullptr;
   std::byte* end_ = nullptr;
-  std::size_t origin_offset_ = 0;  // offset of the alignment origin from begin_
+  std::size_t origin_offset_ = 0;  // offset of the alignment origin from begin_, less chunks after it
+  std::size_t external_threshold_ = external_off;
+  std::size_t external_count_ = 0;
+  std::size_t external_size_ = 0;
   std::uint8_t giop_minor_;
+  external_chunk external_[max_external_chunks];
 };
 
 }  // namespace switchyard::cdr
