@@ -44,6 +44,19 @@ void client_connection::send(std::span<const std::byte> message) {
   }
 }
 
+void client_connection::send_gather(std::span<const transports::const_buffer> pieces) {
+  if (!is_open())
+    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
+                          CompletionStatus::no, "connection to " + peer_address() + " is closed");
+  std::lock_guard lock(send_mutex_);
+  try {
+    connection_->send_gather(pieces);
+  } catch (const SystemException&) {
+    close();
+    throw;
+  }
+}
+
 void client_connection::release_reader() noexcept {
   reader_busy_.store(false);
   // A waiter that registered before the store is woken; one that registers after it finds the

@@ -51,6 +51,8 @@ class client_connection {
   // Sends one whole message (any thread). COMM_FAILURE if the connection is broken; the
   // connection is then closed for every user.
   void send(std::span<const std::byte> message);
+  // The same for a message in pieces (a request with external chunks): one gather-write.
+  void send_gather(std::span<const transports::const_buffer> pieces);
 
   // A received reply (Reply or LocateReply) for one request. Holds the reader role or an owned
   // copy until cleared or destroyed; `message` stays valid until then. Kept in the invocation

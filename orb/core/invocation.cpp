@@ -25,6 +25,25 @@ cdr::output_stream& request_stream() {
 
 constexpr int max_forwards = 8;
 
+// Arguments of at least this many octets (a large sequence<octet>, an array of doubles) are not
+// copied into the request stream: they go out with the stream's octets in one gather-write
+// (docs/cdr.md, "External chunks"). The stub's arguments outlive the send; a LOCATION_FORWARD
+// marshals them again.
+constexpr std::size_t external_argument_threshold = 8192;
+
+// Finishes the request in `out` and sends it: one buffer, or the pieces around external chunks.
+void send_request(core::client_connection& connection, cdr::output_stream& out, const giop::message_mark& mark) {
+  if (!out.has_external_chunks()) [[likely]] {
+    connection.send(giop::protocol::finish(out, mark));
+    return;
+  }
+  std::span<const std::byte> pieces[giop::protocol::max_gather_pieces];
+  const std::size_t count = giop::protocol::finish_gather(out, mark, pieces);
+  transports::const_buffer buffers[giop::protocol::max_gather_pieces];
+  for (std::size_t i = 0; i < count; ++i) buffers[i] = {pieces[i].data(), pieces[i].size()};
+  connection.send_gather({buffers, count});
+}
+
 core::invocation_state& state_of(std::byte* storage) {
   return *std::launder(reinterpret_cast<core::invocation_state*>(storage));
 }
@@ -66,7 +85,10 @@ cdr::output_stream& invocation::begin(bool response_expected) {
       response_expected ? giop::response_flags::with_target : giop::response_flags::none;
   const core::request_header_key key{state.bound.id, operation_, sent_index, response_flags};
   auto& headers = core::request_header_cache::of_this_thread();
-  if (!send_code_sets && headers.replay(key, state.request_id, out, state.mark)) return out;
+  if (!send_code_sets && headers.replay(key, state.request_id, out, state.mark)) {
+    out.set_external_threshold(external_argument_threshold);
+    return out;
+  }
 
   giop::request_fields fields;
   fields.request_id = state.request_id;
@@ -85,19 +107,19 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   fields.service_contexts = {contexts, context_count};
   state.mark = state.protocol->begin_request(out, fields);
   if (!send_code_sets) headers.store(key, out, state.mark);
+  out.set_external_threshold(external_argument_threshold);  // the header itself stays contiguous
   return out;
 }
 
 bool invocation::complete_twoway(user_exception_raiser raise_user) {
   core::invocation_state& state = state_of(state_);
   core::object_state& target = *target_.state();
-  auto message = giop::protocol::finish(request_stream(), state.mark);
   std::optional<std::chrono::steady_clock::time_point> deadline;
   if (auto timeout = target.orb().options().call_timeout; timeout.count() > 0)
     deadline = std::chrono::steady_clock::now() + timeout;
 
   try {
-    state.bound.connection->send(message);
+    send_request(*state.bound.connection, request_stream(), state.mark);
     state.bound.connection->wait_for_reply(state.request_id, deadline, state.reply);
   } catch (const SystemException& e) {
     if (e.kind() == SystemExceptionKind::TIMEOUT) {
@@ -148,9 +170,8 @@ bool invocation::complete_twoway(user_exception_raiser raise_user) {
 
 void invocation::complete_oneway() {
   core::invocation_state& state = state_of(state_);
-  auto message = giop::protocol::finish(request_stream(), state.mark);
   try {
-    state.bound.connection->send(message);
+    send_request(*state.bound.connection, request_stream(), state.mark);
   } catch (const SystemException&) {
     target_.state()->reset_binding();
     throw;

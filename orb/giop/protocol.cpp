@@ -263,6 +263,29 @@ std::span<const std::byte> protocol::finish(cdr::output_stream& out, const messa
   return {out.data() + mark.header_offset, end - mark.header_offset};
 }
 
+std::size_t protocol::finish_gather(cdr::output_stream& out, const message_mark& mark,
+                                   std::span<std::span<const std::byte>, max_gather_pieces> pieces) noexcept {
+  const std::byte* own = out.data();
+  std::size_t count = 0;
+  std::size_t from = mark.header_offset;  // the stream's octets not yet in a piece start here
+  std::size_t external = 0;
+  for (const auto& chunk : out.external_chunks()) {
+    if (chunk.position < mark.body_start) continue;  // not in this message's body (never so on the request path)
+    if (chunk.position > from) pieces[count++] = {own + from, chunk.position - from};
+    pieces[count++] = {chunk.data, chunk.size};
+    external += chunk.size;
+    from = chunk.position;
+  }
+  if (external == 0) {
+    pieces[0] = finish(out, mark);
+    return 1;
+  }
+  if (out.size() > from) pieces[count++] = {own + from, out.size() - from};
+  cdr::store(out.data() + mark.header_offset + 8,
+             static_cast<std::uint32_t>(out.size() - mark.header_offset + external - header_size));
+  return count;
+}
+
 const protocol* protocol_for(std::uint8_t minor) noexcept {
   switch (minor) {
     case 0: return &giop_1_0();

@@ -9,7 +9,8 @@
 //
 // Encoding: begin_* writes the 12-octet header (precomputed prefix, size left open) and the
 // message's own header into an output_stream, in native byte order, and returns a mark; the
-// caller writes the body; finish() patches the size and returns the octets to send.
+// caller writes the body; finish() patches the size and returns the octets to send
+// (finish_gather() the pieces, when the body holds external chunks).
 #pragma once
 
 #include <cstddef>
@@ -87,6 +88,14 @@ class protocol {
 
   // Patches the message size and returns the whole message's octets. Same for every version.
   static std::span<const std::byte> finish(cdr::output_stream& out, const message_mark& mark) noexcept;
+
+  // The gather form of finish(), for a stream holding external chunks (the request path's large
+  // arguments, cdr/output_stream.h): patches the size, counting the chunks, and fills `pieces`
+  // with the message in order (the stream's own octets between chunks, and the chunks).
+  // Returns how many pieces. Without chunks: one piece, the same octets as finish().
+  static constexpr std::size_t max_gather_pieces = 2 * cdr::output_stream::max_external_chunks + 1;
+  static std::size_t finish_gather(cdr::output_stream& out, const message_mark& mark,
+                                   std::span<std::span<const std::byte>, max_gather_pieces> pieces) noexcept;
 
  protected:
   constexpr protocol(version ver, std::uint8_t highest_type, std::uint8_t fragmentable_types,
