@@ -16,7 +16,9 @@ std::string find_gperf();
 // Code defining, in the current scope, a class `class_name` with
 //   static int index_of(const char* name, std::size_t length) noexcept;  // index in keys or -1
 // made by gperf (-L C++, struct entries holding the index, lengths compared before memcmp).
-// Keys are identifiers (operation names), distinct. nullopt and `error` set when gperf fails.
+// Keys are identifiers (operation names) or C string literals (object ids), distinct. gperf 3.1's
+// 8-bit truncation of its hash index is undone here (gperf_driver.cpp), so every key is found by
+// its own lookup. nullopt and `error` set when gperf fails.
 std::optional<std::string> make_gperf_lookup(const std::string& gperf, const std::string& class_name,
                                              const std::vector<std::string>& keys, std::string& error);
 

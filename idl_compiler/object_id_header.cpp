@@ -1,6 +1,5 @@
 #include "idl_compiler/object_id_header.h"
 
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -79,36 +78,6 @@ std::string c_literal(const std::string& bytes) {
 // For messages: the id as the list would write it, shortened.
 std::string shown(const std::string& line) { return line.size() > 60 ? line.substr(0, 57) + "..." : line; }
 
-// gperf 3.1's C++ output indexes asso_values with `static_cast<unsigned char>(str[i]+inc)`: the
-// sum is cut to 8 bits, while the table (256 + inc entries) was computed with the byte plus inc.
-// Any id with a byte >= 256 - inc at that position is then not found (a third of the binary
-// 12-byte ids of benchmarks/demux/servant_ids_1000.txt were). Cast the byte, then add.
-// (A scan, not std::regex: libstdc++ 12's regex warns under the sanitizers.)
-std::string widen_alpha_increments(const std::string& code) {
-  const std::string cast = "static_cast<unsigned char>(str[";
-  std::string out;
-  std::size_t from = 0;
-  for (std::size_t at = code.find(cast); at != std::string::npos; at = code.find(cast, from)) {
-    const std::size_t index_end = code.find(']', at + cast.size());  // str[...] ends here
-    std::size_t digits_end = index_end == std::string::npos ? index_end : index_end + 2;
-    while (digits_end < code.size() && std::isdigit(static_cast<unsigned char>(code[digits_end]))) ++digits_end;
-    const bool truncating = index_end != std::string::npos && index_end + 2 < digits_end &&
-                            code[index_end + 1] == '+' && digits_end < code.size() && code[digits_end] == ')';
-    if (!truncating) {
-      out.append(code, from, at + cast.size() - from);
-      from = at + cast.size();
-      continue;
-    }
-    // static_cast<unsigned char>(str[i]+inc)  ->  (static_cast<unsigned char>(str[i])+inc)
-    out.append(code, from, at - from);
-    out += "(static_cast<unsigned char>(str[" + code.substr(at + cast.size(), index_end - at - cast.size()) + "])+" +
-           code.substr(index_end + 2, digits_end - index_end - 2) + ")";
-    from = digits_end + 1;
-  }
-  out.append(code, from, std::string::npos);
-  return out;
-}
-
 }  // namespace
 
 std::optional<std::vector<std::string>> read_object_id_list(const std::string& path, std::ostream& errors) {
@@ -168,7 +137,8 @@ std::optional<std::string> object_id_header_text(const ObjectIdHeaderOptions& op
   // gperf names its (temporary) input file: drop that line, so the same list gives the same header.
   if (const std::size_t at = code->find("/* Command-line:"); at != std::string::npos)
     code->erase(at, code->find('\n', at) - at + 1);
-  *code = widen_alpha_increments(*code);
+  // make_gperf_lookup has widened gperf 3.1's 8-bit alpha increments (gperf_driver.cpp): binary
+  // ids hit that bug most (tests/adapter/binary_ids.txt).
   // gperf defines lookup() outside its class without `inline`: a header included by several
   // translation units needs it inline.
   const std::string impl = index_name + "_gperf";
