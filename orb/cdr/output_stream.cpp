@@ -23,6 +23,7 @@ output_stream::output_stream(output_stream&& other) noexcept
   std::copy_n(other.external_, external_count_, external_);
   other.begin_ = other.cur_ = other.end_ = nullptr;
   other.reset();
+  other.external_threshold_ = external_off;
 }
 
 output_stream& output_stream::operator=(output_stream&& other) noexcept {
@@ -39,6 +40,7 @@ output_stream& output_stream::operator=(output_stream&& other) noexcept {
     giop_minor_ = other.giop_minor_;
     other.begin_ = other.cur_ = other.end_ = nullptr;
     other.reset();
+    other.external_threshold_ = external_off;
   }
   return *this;
 }
@@ -59,6 +61,7 @@ void output_stream::grow(std::size_t needed) {
 
 bool output_stream::add_external(const void* src, std::size_t n) noexcept {
   if (external_count_ == max_external_chunks) return false;
+  if (external_count_ == 0) external_size_ = 0;  // reset() leaves it to this cold path
   external_[external_count_++] = {size(), static_cast<const std::byte*>(src), n};
   external_size_ += n;
   origin_offset_ -= n;  // the octets after the chunk are n further from the origin

@@ -16,20 +16,25 @@ namespace switchyard {
 
 namespace {
 
-// Requests are marshaled into one stream per thread, reused: no allocation per call once it has
-// grown to the largest request.
-cdr::output_stream& request_stream() {
-  thread_local cdr::output_stream stream(4096);
-  return stream;
-}
-
-constexpr int max_forwards = 8;
-
 // Arguments of at least this many octets (a large sequence<octet>, an array of doubles) are not
 // copied into the request stream: they go out with the stream's octets in one gather-write
 // (docs/cdr.md, "External chunks"). The stub's arguments outlive the send; a LOCATION_FORWARD
 // marshals them again.
 constexpr std::size_t external_argument_threshold = 8192;
+
+// Requests are marshaled into one stream per thread, reused: no allocation per call once it has
+// grown to the largest request. Its external threshold is set once here (reset() keeps it):
+// nothing per call.
+cdr::output_stream& request_stream() {
+  thread_local cdr::output_stream stream = [] {
+    cdr::output_stream s(4096);
+    s.set_external_threshold(external_argument_threshold);
+    return s;
+  }();
+  return stream;
+}
+
+constexpr int max_forwards = 8;
 
 // Finishes the request in `out` and sends it: one buffer, or the pieces around external chunks.
 void send_request(core::client_connection& connection, cdr::output_stream& out, const giop::message_mark& mark) {
@@ -85,10 +90,8 @@ cdr::output_stream& invocation::begin(bool response_expected) {
       response_expected ? giop::response_flags::with_target : giop::response_flags::none;
   const core::request_header_key key{state.bound.id, operation_, sent_index, response_flags};
   auto& headers = core::request_header_cache::of_this_thread();
-  if (!send_code_sets && headers.replay(key, state.request_id, out, state.mark)) {
-    out.set_external_threshold(external_argument_threshold);
-    return out;
-  }
+  // A replayed header is one copy, no write_octets: the threshold can stay.
+  if (!send_code_sets && headers.replay(key, state.request_id, out, state.mark)) return out;
 
   giop::request_fields fields;
   fields.request_id = state.request_id;
@@ -105,9 +108,12 @@ cdr::output_stream& invocation::begin(bool response_expected) {
     contexts[context_count++] = {core::operation_index_context_id, index_context.data};
   }
   fields.service_contexts = {contexts, context_count};
+  // The header itself stays contiguous (a long object key must not become a chunk: the header
+  // cache copies the stream's octets).
+  out.set_external_threshold(0);
   state.mark = state.protocol->begin_request(out, fields);
+  out.set_external_threshold(external_argument_threshold);
   if (!send_code_sets) headers.store(key, out, state.mark);
-  out.set_external_threshold(external_argument_threshold);  // the header itself stays contiguous
   return out;
 }
 

@@ -177,25 +177,39 @@ TEST_CASE("set_origin_here and restore_origin across a chunk", "[cdr][external]"
   CHECK(spliced(out) == plain(reference));
 }
 
-TEST_CASE("reset forgets the chunks and switches the mode off; threshold 0 is off", "[cdr][external]") {
+TEST_CASE("reset forgets the chunks and keeps the threshold; threshold 0 is off", "[cdr][external]") {
   auto big = octets(10000);
+  auto other = octets(9000, 4);
   output_stream out;
+  CHECK(out.external_threshold() == 0);
   out.set_external_threshold(8192);
+  CHECK(out.external_threshold() == 8192);
   out.write_octets(big.data(), big.size());
   REQUIRE(out.has_external_chunks());
   out.reset();
   CHECK_FALSE(out.has_external_chunks());
   CHECK(out.external_size() == 0);
   CHECK(out.aligned_position() == 0);
-  out.write_octets(big.data(), big.size());
-  CHECK_FALSE(out.has_external_chunks());  // off again until asked for
-  CHECK(out.size() == big.size());
+  CHECK(out.external_threshold() == 8192);
+  // The next message's chunks and sizes start afresh.
+  out.write_octet(1);
+  out.write_octets(other.data(), other.size());
+  out.write_long(3);
+  CHECK(out.external_size() == other.size());
+  REQUIRE(out.external_chunks().size() == 1);
+  CHECK(out.external_chunks()[0].position == 1);
+  output_stream reference;
+  reference.write_octet(1);
+  reference.write_octets(other.data(), other.size());
+  reference.write_long(3);
+  CHECK(spliced(out) == plain(reference));
 
   out.reset();
-  out.set_external_threshold(8192);
   out.set_external_threshold(0);
+  CHECK(out.external_threshold() == 0);
   out.write_octets(big.data(), big.size());
   CHECK_FALSE(out.has_external_chunks());
+  CHECK(out.size() == big.size());
 }
 
 TEST_CASE("a moved stream takes its chunks along", "[cdr][external]") {

@@ -12,8 +12,9 @@
 // alignment and encapsulation lengths count them). The caller keeps the memory alive and
 // unchanged until the message is sent, and sends it as a gather list (external_chunks());
 // data()/bytes()/size() then cover only the stream's own octets. Encapsulations suspend the
-// mode (their contents stay contiguous); reset() ends it. Beyond max_external_chunks, blocks are
-// copied as usual. For the request path (orb/core/invocation.cpp) and its tests.
+// mode (their contents stay contiguous); reset() forgets the chunks and keeps the threshold (the
+// request stream sets it once). Beyond max_external_chunks, blocks are copied as usual. For the
+// request path (orb/core/invocation.cpp) and its tests.
 #pragma once
 
 #include <cstddef>
@@ -42,13 +43,12 @@ class output_stream {
   ~output_stream();
 
   // Empties the stream and keeps its buffer: a stream reused per request allocates nothing in
-  // the steady state. Forgets any external chunks and switches their mode off.
+  // the steady state. Forgets any external chunks (external_size_ is cleared by the next
+  // add_external: one store here); the external threshold stays.
   void reset() noexcept {
     cur_ = begin_;
     origin_offset_ = 0;
-    external_threshold_ = external_off;
     external_count_ = 0;
-    external_size_ = 0;
   }
 
   // A block of the caller's memory that belongs in the message before the stream's own octet at
@@ -69,7 +69,10 @@ class output_stream {
   bool has_external_chunks() const noexcept { return external_count_ != 0; }
   std::span<const external_chunk> external_chunks() const noexcept { return {external_, external_count_}; }
   // Octets in external chunks; the message is size() + external_size() octets long.
-  std::size_t external_size() const noexcept { return external_size_; }
+  std::size_t external_size() const noexcept { return external_count_ == 0 ? 0 : external_size_; }
+  std::size_t external_threshold() const noexcept {
+    return external_threshold_ == external_off ? 0 : external_threshold_;
+  }
 
   static constexpr byte_order order() noexcept { return native_byte_order; }
   std::uint8_t giop_minor() const noexcept { return giop_minor_; }
@@ -214,11 +217,11 @@ class output_stream {
   // contents of an encapsulation written by other means). Returns the old origin for restoring
   // (as a position counting external chunks, so that chunks recorded in between do not matter).
   std::size_t set_origin_here() noexcept {
-    std::size_t old = origin_offset_ + external_size_;
+    std::size_t old = origin_offset_ + external_size();
     origin_offset_ = size();
     return old;
   }
-  void restore_origin(std::size_t origin) noexcept { origin_offset_ = origin - external_size_; }
+  void restore_origin(std::size_t origin) noexcept { origin_offset_ = origin - external_size(); }
 
  private:
   static constexpr std::size_t external_off = std::numeric_limits<std::size_t>::max();
@@ -234,7 +237,7 @@ class output_stream {
   std::size_t origin_offset_ = 0;  // offset of the alignment origin from begin_, less chunks after it
   std::size_t external_threshold_ = external_off;
   std::size_t external_count_ = 0;
-  std::size_t external_size_ = 0;
+  std::size_t external_size_ = 0;  // meaningful while external_count_ != 0
   std::uint8_t giop_minor_;
   external_chunk external_[max_external_chunks];
 };
