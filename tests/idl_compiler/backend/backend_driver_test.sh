@@ -26,6 +26,12 @@ for h in linear dynamic active; do
   if grep -q "_perfect_lookup" "$tmp/$h/ops100.cpp"; then fail "-H $h: gperf lookup emitted"; else ok; fi
 done
 if grep -q '"op_7", 7u)' "$tmp/active/ops100.cpp"; then ok; else fail "-H active: no index in stubs"; fi
+# gperf 3.1 cuts str[i]+inc to 8 bits (gperf_driver.cpp): -H perfect alone widens it too.
+rm -rf "$tmp/alpha"
+if "$syidl" -H perfect -o "$tmp/alpha" "$here/alpha_increment_ops.idl" 2>"$tmp/err" &&
+   grep -q 'static_cast<unsigned char>(str\[[0-9]*\])+1[0-9][0-9])' "$tmp/alpha/alpha_increment_ops.cpp" &&
+   ! grep -q 'static_cast<unsigned char>(str\[[0-9]*\]+' "$tmp/alpha/alpha_increment_ops.cpp"; then ok
+else fail "-H perfect: gperf's truncated alpha increment left"; cat "$tmp/err"; fi
 if grep -q 'no_operation_index' "$tmp/linear/ops100.cpp"; then ok; else fail "-H linear: stubs send an index"; fi
 
 # Without gperf: a clear error for the default (all), fine for -H linear.
