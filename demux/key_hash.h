@@ -38,7 +38,7 @@ inline constexpr std::uint64_t k1 = 0xe7037ed1a0b428dbull;
 // Length first, then the bytes. Keys up to 16 bytes (most object keys and operation names) are
 // compared with two overlapping loads instead of a call to memcmp; never a read past either key.
 // Always inlined: in a linear scan a call per entry doubled the scan's cost in the LTO build
-// (docs/demux.md), where gcc chose to keep it out of line.
+// (docs/experiments.md, "Demultiplexing"), where gcc chose to keep it out of line.
 [[gnu::always_inline]] inline bool same_key(key_view a, key_view b) noexcept {
   const std::size_t n = a.size();
   if (n != b.size()) return false;
