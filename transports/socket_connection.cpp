@@ -40,7 +40,8 @@ void apply_buffer_sizes(native_handle handle, const transport_options& options, 
 
 // recv() and sendmsg() without glibc's cancellation-point wrappers: no thread of ours is ever
 // cancelled, and the wrappers' two extra calls per system call are a fifth of the user-space
-// instructions of a null request's I/O (callgrind; docs/orb.md). Same results and errno.
+// instructions of a null request's I/O (callgrind; docs/design.md, "The request path"). Same
+// results and errno.
 ssize_t recv_uncancellable(native_handle handle, void* data, std::size_t capacity) noexcept {
   return ::syscall(SYS_recvfrom, handle, data, capacity, 0, nullptr, nullptr);
 }

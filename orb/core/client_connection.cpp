@@ -77,13 +77,10 @@ void client_connection::fail(std::uint32_t minor_code, const std::string& why, b
 bool client_connection::read_message(message_reader::result& out,
                                      std::optional<std::chrono::steady_clock::time_point> deadline) {
   // Nothing buffered (a lone caller's usual case): straight to the socket.
-  bool first_round = true;
+  // `out` comes in fresh (need_more) from the caller.
+  if (reader_.has_unread()) out = reader_.next();
   for (;;) {
-    if (!first_round || reader_.has_unread()) {
-      out = reader_.next();
-      if (out.what == message_reader::status::message) return true;
-    }
-    first_round = false;
+    if (out.what == message_reader::status::message) return true;
     if (out.what == message_reader::status::bad_header)
       fail(minor::bad_message, "malformed GIOP header from server: " +
                                    std::string(giop::to_string(out.header.status)));
@@ -95,6 +92,7 @@ bool client_connection::read_message(message_reader::result& out,
       if (n == 0) return false;
     }
     if (!reader_.receive(*connection_)) fail(minor::connection_closed, "server closed the connection");
+    out = reader_.next();
   }
 }
 

@@ -94,7 +94,8 @@ class client_connection {
   const std::string& peer_address() const noexcept { return connection_->peer_address(); }
 
  private:
-  // Reads until a whole message is buffered; false at `deadline`.
+  // Reads until a whole message is buffered into `out` (given default-constructed); false at
+  // `deadline`.
   bool read_message(message_reader::result& out,
                     std::optional<std::chrono::steady_clock::time_point> deadline);
   void release_reader() noexcept;
