@@ -7,6 +7,7 @@
 // concurrent receivers) on one connection must be serialized by the caller.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -56,15 +57,32 @@ class connection {
     return got;
   }
 
-  // Closes the socket (idempotent). Remove the handle from any reactor first.
+  // Without waiting (the server's event loops): what the socket takes now, possibly 0 (it is
+  // full). Throws COMM_FAILURE minor::send_failed on errors (a peer gone: EPIPE, ECONNRESET).
+  virtual std::size_t send_now(std::span<const const_buffer> buffers) = 0;
+  // Without waiting: bytes read (> 0), 0 when the peer has closed cleanly, would_block when
+  // nothing is there now (or, on a blocking socket, when the receive timeout passed). Throws
+  // COMM_FAILURE minor::recv_failed on errors.
+  static constexpr std::ptrdiff_t would_block = -1;
+  virtual std::ptrdiff_t recv_now(void* data, std::size_t capacity) = 0;
+
+  // Bounds each blocking send and receive (SO_SNDTIMEO, SO_RCVTIMEO; zero: no bound). A send
+  // that makes no progress for `send` throws COMM_FAILURE minor::send_timed_out; a receive that
+  // gets nothing for `receive` returns would_block from recv_now.
+  virtual void set_io_timeouts(std::chrono::milliseconds send, std::chrono::milliseconds receive) = 0;
+
+  // Closes the socket (idempotent). Remove the handle from any event loop first.
   virtual void close() noexcept = 0;
   virtual bool is_open() const noexcept = 0;
-  // The OS handle, for registration with a reactor; invalid_handle once closed.
+  // The OS handle, for registration with an event loop; invalid_handle once closed.
   virtual native_handle handle() const noexcept = 0;
 
   // Switches the socket between blocking and non-blocking mode. The calls above behave the same
   // in both: in non-blocking mode they wait with poll() where they would have blocked.
   virtual void set_non_blocking(bool on) = 0;
+  // Ends both directions now without releasing the descriptor (shutdown(2)): a thread blocked in
+  // a receive or send on it returns. Any thread; the descriptor stays the connection's.
+  virtual void shut_down() noexcept = 0;
 
   // Endpoint-style strings for logs and errors: "iiop://127.0.0.1:40112", "uiop:///tmp/s".
   virtual const std::string& local_address() const noexcept = 0;

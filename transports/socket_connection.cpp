@@ -23,7 +23,7 @@ void wait_ready(native_handle handle, short events) {
   }
 }
 
-bool would_block(int error) noexcept { return error == EAGAIN || error == EWOULDBLOCK; }
+bool is_would_block(int error) noexcept { return error == EAGAIN || error == EWOULDBLOCK; }
 
 }  // namespace
 
@@ -68,6 +68,7 @@ socket_connection::socket_connection(native_handle handle, const transport_optio
   // Owned from here on; a throwing constructor runs no destructor, so close it here on failure.
   try {
     set_handle_non_blocking(handle_, false, peer_address_.c_str());
+    non_blocking_ = false;
     apply_buffer_sizes(handle_, options, peer_address_.c_str());
   } catch (...) {
     close();
@@ -85,6 +86,62 @@ void socket_connection::close() noexcept {
 
 void socket_connection::set_non_blocking(bool on) {
   set_handle_non_blocking(handle_, on, peer_address_.c_str());
+  non_blocking_ = on;
+}
+
+void socket_connection::shut_down() noexcept {
+  if (handle_ != invalid_handle) ::shutdown(handle_, SHUT_RDWR);
+}
+
+void socket_connection::set_io_timeouts(std::chrono::milliseconds send, std::chrono::milliseconds receive) {
+  auto as_timeval = [](std::chrono::milliseconds ms) {
+    timeval value{};
+    value.tv_sec = static_cast<time_t>(ms.count() / 1000);
+    value.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+    return value;
+  };
+  const timeval send_limit = as_timeval(send);
+  const timeval receive_limit = as_timeval(receive);
+  if (::setsockopt(handle_, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit) != 0 ||
+      ::setsockopt(handle_, SOL_SOCKET, SO_RCVTIMEO, &receive_limit, sizeof receive_limit) != 0)
+    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::no,
+                "setting the send and receive timeouts of " + peer_address_, errno);
+}
+
+std::size_t socket_connection::send_now(std::span<const const_buffer> buffers) {
+  constexpr std::size_t batch = 64;
+  iovec pieces[batch];
+  std::size_t used = 0;
+  for (const auto& buffer : buffers) {
+    if (buffer.size == 0) continue;
+    if (used == batch) break;
+    pieces[used++] = {const_cast<void*>(buffer.data), buffer.size};
+  }
+  if (used == 0) return 0;
+  msghdr message{};
+  message.msg_iov = pieces;
+  message.msg_iovlen = used;
+  for (;;) {
+    const ssize_t sent = sendmsg_uncancellable(handle_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent >= 0) return static_cast<std::size_t>(sent);
+    const int error = errno;
+    if (error == EINTR) continue;
+    if (is_would_block(error)) return 0;
+    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe,
+                "send to " + peer_address_, error);
+  }
+}
+
+std::ptrdiff_t socket_connection::recv_now(void* data, std::size_t capacity) {
+  for (;;) {
+    const ssize_t got = recv_uncancellable(handle_, data, capacity);
+    if (got >= 0) return got;
+    const int error = errno;
+    if (error == EINTR) continue;
+    if (is_would_block(error)) return connection::would_block;
+    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::maybe,
+                "receive from " + peer_address_, error);
+  }
 }
 
 void socket_connection::send_gather(std::span<const const_buffer> buffers) {
@@ -120,7 +177,11 @@ void socket_connection::send_gather(std::span<const const_buffer> buffers) {
     if (sent < 0) {
       const int error = errno;
       if (error == EINTR) continue;
-      if (would_block(error)) {
+      if (is_would_block(error)) {
+        // A blocking socket says EAGAIN only when its send timeout passed without progress.
+        if (!non_blocking_)
+          throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_timed_out, CompletionStatus::maybe,
+                                "send to " + peer_address_ + " made no progress within the send timeout");
         wait_ready(handle_, POLLOUT);
         continue;
       }
@@ -148,7 +209,7 @@ std::size_t socket_connection::try_recv_some(void* data, std::size_t capacity) {
     if (got >= 0) return static_cast<std::size_t>(got);
     const int error = errno;
     if (error == EINTR) continue;
-    if (would_block(error)) {
+    if (is_would_block(error)) {
       wait_ready(handle_, POLLIN);
       continue;
     }

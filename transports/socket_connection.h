@@ -18,6 +18,10 @@ class socket_connection : public connection {
   void send_gather(std::span<const const_buffer> buffers) final;
   bool try_recv_exact(void* data, std::size_t size) final;
   std::size_t try_recv_some(void* data, std::size_t capacity) final;
+  std::size_t send_now(std::span<const const_buffer> buffers) final;
+  std::ptrdiff_t recv_now(void* data, std::size_t capacity) final;
+  void set_io_timeouts(std::chrono::milliseconds send, std::chrono::milliseconds receive) final;
+  void shut_down() noexcept final;
   void close() noexcept final;
   bool is_open() const noexcept final { return handle_ != invalid_handle; }
   native_handle handle() const noexcept final { return handle_; }
@@ -33,6 +37,7 @@ class socket_connection : public connection {
 
  private:
   native_handle handle_;
+  bool non_blocking_ = false;
   std::string local_address_;
   std::string peer_address_;
 };

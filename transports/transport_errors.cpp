@@ -1,5 +1,6 @@
 #include "transports/transport_errors.h"
 
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -13,6 +14,13 @@ void throw_errno(SystemExceptionKind kind, std::uint32_t minor, CompletionStatus
   // GNU strerror_r returns the message pointer (possibly not `buffer`).
   detail += ::strerror_r(error_number, buffer, sizeof buffer);
   throw SystemException(kind, minor, completed, std::move(detail));
+}
+
+void throw_accept_failure(std::string_view endpoint, int error_number) {
+  const bool exhausted =
+      error_number == EMFILE || error_number == ENFILE || error_number == ENOBUFS || error_number == ENOMEM;
+  throw_errno(SystemExceptionKind::COMM_FAILURE, exhausted ? minor::out_of_descriptors : minor::recv_failed,
+              CompletionStatus::no, "accept on " + std::string(endpoint), error_number);
 }
 
 void throw_bad_endpoint(std::string_view text, std::string_view why) {

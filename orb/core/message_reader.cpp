@@ -1,14 +1,63 @@
 #include "orb/core/message_reader.h"
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "orb/giop/plain_messages.h"
 #include "orb/giop/protocol.h"
+#include "switchyard/exception.h"
 
 namespace switchyard::core {
 
-message_reader::message_reader(std::uint32_t max_body_size, std::size_t initial_capacity)
-    : max_body_size_(max_body_size), buffer_(initial_capacity) {}
+namespace {
+
+[[noreturn]] void throw_over_budget(const buffer_budget& budget) {
+  throw SystemException(SystemExceptionKind::IMP_LIMIT, minor::buffer_limit, CompletionStatus::no,
+                        "the server's buffers for incoming messages are full (-ORBMaxBufferedBytes " +
+                            std::to_string(budget.limit()) + ")");
+}
+
+}  // namespace
+
+message_reader::message_reader(std::uint32_t max_body_size, std::size_t initial_capacity, buffer_budget* budget)
+    : max_body_size_(max_body_size), initial_capacity_(std::max<std::size_t>(initial_capacity, 64)), budget_(budget) {
+  resize(initial_capacity_);
+}
+
+message_reader::~message_reader() {
+  if (budget_ != nullptr) budget_->release(capacity_ + reassembly_reserved_);
+}
+
+void message_reader::resize(std::size_t capacity) {
+  if (budget_ != nullptr && capacity > capacity_ && !budget_->try_reserve(capacity - capacity_))
+    throw_over_budget(*budget_);
+  auto bigger = std::make_unique_for_overwrite<std::byte[]>(capacity);
+  const std::size_t buffered = end_ - begin_;
+  if (buffered != 0) std::memcpy(bigger.get(), buffer_.get() + begin_, buffered);
+  if (budget_ != nullptr && capacity < capacity_) budget_->release(capacity_ - capacity);
+  buffer_ = std::move(bigger);
+  capacity_ = capacity;
+  begin_ = 0;
+  end_ = buffered;
+}
+
+void message_reader::account_reassembly() {
+  if (budget_ == nullptr) return;
+  const std::size_t now = reassembler_ ? reassembler_->memory_in_use() : 0;
+  if (now > reassembly_reserved_) {
+    if (!budget_->try_reserve(now - reassembly_reserved_)) {
+      reassembler_->clear();
+      const std::size_t left = reassembler_->memory_in_use();
+      budget_->release(reassembly_reserved_ > left ? reassembly_reserved_ - left : 0);
+      reassembly_reserved_ = std::min(reassembly_reserved_, left);
+      throw_over_budget(*budget_);
+    }
+  } else {
+    budget_->release(reassembly_reserved_ - now);
+  }
+  reassembly_reserved_ = now;
+}
 
 message_reader::result message_reader::next() {
   begin_ += release_;
@@ -17,7 +66,7 @@ message_reader::result message_reader::next() {
     result out;
     std::size_t buffered = end_ - begin_;
     if (buffered < giop::header_size) return out;
-    std::span<const std::byte> bytes(buffer_.data() + begin_, buffered);
+    std::span<const std::byte> bytes(buffer_.get() + begin_, buffered);
     if (!giop::decode_plain_header(bytes.data(), max_body_size_, out.header.header))
       out.header = giop::decode_header(bytes, max_body_size_);
     if (out.header.status != giop::header_status::ok) {
@@ -40,6 +89,7 @@ message_reader::result message_reader::next() {
       reassembler_.emplace(*protocol, max_body_size_ + giop::header_size);
     }
     auto fed = reassembler_->feed(message);
+    account_reassembly();
     if (fed.what == giop::reassembler::outcome::complete) {
       out.what = status::message;
       out.message = fed.message;
@@ -54,33 +104,63 @@ message_reader::result message_reader::next() {
 void message_reader::make_room(std::size_t wanted) {
   std::size_t buffered = end_ - begin_;
   if (begin_ != 0) {
-    if (buffered != 0) std::memmove(buffer_.data(), buffer_.data() + begin_, buffered);
+    if (buffered != 0) std::memmove(buffer_.get(), buffer_.get() + begin_, buffered);
     begin_ = 0;
     end_ = buffered;
+    if (capacity_ - end_ >= wanted) return;
   }
-  if (buffer_.size() - end_ < wanted) buffer_.resize(std::max(buffer_.size() * 2, end_ + wanted));
+  // Full of octets that arrived: grow, at most doubling, so capacity follows what came.
+  resize(std::max(capacity_ * 2, end_ + std::min(wanted, capacity_)));
+}
+
+std::size_t message_reader::rest_of_message(std::size_t buffered) const noexcept {
+  auto header = giop::decode_header({buffer_.get() + begin_, buffered}, max_body_size_);
+  if (header.status != giop::header_status::ok) return giop::header_size;
+  const std::size_t total = giop::header_size + header.header.body_size;
+  return total > buffered ? total - buffered : giop::header_size;
 }
 
 bool message_reader::receive(transports::connection& connection) {
+  const received got = receive_now(connection);
+  if (got != received::nothing) return got == received::octets;
+  // Nothing yet on a non-blocking socket (or a receive timeout passed): wait for it.
+  const std::size_t more = connection.try_recv_some(buffer_.get() + end_, capacity_ - end_);
+  end_ += more;
+  return more != 0;
+}
+
+message_reader::received message_reader::receive_now(transports::connection& connection) {
   begin_ += release_;
   release_ = 0;
-  // Room for the whole of the message being received when its header is in already, so a large
-  // message arrives in as few reads as the socket allows.
-  std::size_t wanted = 4096;
-  std::size_t buffered = end_ - begin_;
+  const std::size_t buffered = end_ - begin_;
+  // Room for the rest of the message whose header is in (as far as doubling allows), or for a
+  // header.
+  std::size_t wanted = giop::header_size;
   if (buffered == 0) begin_ = end_ = 0;  // everything consumed: start over at the front
-  if (buffered >= giop::header_size) {
-    auto header = giop::decode_header({buffer_.data() + begin_, buffered}, max_body_size_);
-    if (header.status == giop::header_status::ok) {
-      std::size_t total = giop::header_size + header.header.body_size;
-      if (total > buffered) wanted = std::max(wanted, total - buffered);
+  else if (buffered >= giop::header_size) wanted = rest_of_message(buffered);
+  if (capacity_ - end_ < wanted) make_room(wanted);
+  const std::ptrdiff_t got = connection.recv_now(buffer_.get() + end_, capacity_ - end_);
+  if (got > 0) {
+    end_ += static_cast<std::size_t>(got);
+    return received::octets;
+  }
+  return got == 0 ? received::closed : received::nothing;
+}
+
+void message_reader::trim() noexcept {
+  if (has_unread()) return;
+  begin_ = end_ = release_ = 0;
+  if (capacity_ > initial_capacity_) {
+    try {
+      resize(initial_capacity_);
+    } catch (...) {
+      // Out of memory for the smaller buffer: keep the larger one.
     }
   }
-  if (buffer_.size() - end_ < wanted) make_room(wanted);
-  std::size_t got = connection.try_recv_some(buffer_.data() + end_, buffer_.size() - end_);
-  if (got == 0) return false;
-  end_ += got;
-  return true;
+  if (reassembler_ && reassembler_->partial_count() == 0) {
+    reassembler_.reset();
+    account_reassembly();
+  }
 }
 
 }  // namespace switchyard::core

@@ -2,14 +2,19 @@
 // brings a whole small request, header and body together; complete messages come out as views
 // into the buffer, fragmented ones reassembled. Internal to orb/core. Not thread-safe: one reader
 // per connection, used by one thread at a time.
+//
+// Memory: the buffer grows with the octets that arrive (doubling when full), never ahead of them
+// to the size a header declares, so 13 octets declaring 64 MiB cost nothing. With a budget (the
+// server's), every octet of capacity, the reader's and its reassembler's, is drawn from it first;
+// when the budget is spent the read fails with IMP_LIMIT minor::buffer_limit.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <vector>
 
+#include "orb/core/buffer_budget.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/reassembler.h"
 #include "transports/connection.h"
@@ -19,7 +24,10 @@ namespace switchyard::core {
 class message_reader {
  public:
   explicit message_reader(std::uint32_t max_body_size = giop::default_max_body_size,
-                          std::size_t initial_capacity = 16 * 1024);
+                          std::size_t initial_capacity = 16 * 1024, buffer_budget* budget = nullptr);
+  ~message_reader();
+  message_reader(const message_reader&) = delete;
+  message_reader& operator=(const message_reader&) = delete;
 
   enum class status : std::uint8_t {
     message,     // `message` holds the next complete message (valid until the next call)
@@ -40,21 +48,44 @@ class message_reader {
   // closed cleanly; throws COMM_FAILURE on errors.
   bool receive(transports::connection& connection);
 
+  // Receives what is there now: without waiting on a non-blocking socket, or until the
+  // socket's receive timeout on a blocking one.
+  enum class received : std::uint8_t { octets, closed, nothing };
+  received receive_now(transports::connection& connection);
+
   bool has_buffered() const noexcept { return end_ != begin_; }
   // Whether octets beyond the message handed out last are buffered (next() may find one).
   bool has_unread() const noexcept { return end_ - begin_ > release_; }
-  std::size_t capacity() const noexcept { return buffer_.size(); }
+  // Whether a message has begun and not yet ended: some of it buffered, or fragments pending.
+  bool inside_message() const noexcept {
+    return has_unread() || (reassembler_ && reassembler_->partial_count() != 0);
+  }
+  std::size_t capacity() const noexcept { return capacity_; }
+
+  // Gives back what the buffer grew beyond its initial size, and the reassembler's last message,
+  // when nothing is buffered (an idle connection after a large message).
+  void trim() noexcept;
 
  private:
-  // Makes room for `wanted` octets after the buffered ones, moving them to the front first.
+  // Makes room for at least `wanted` more octets after the buffered ones: moves them to the
+  // front, then grows (at most doubling) if that is not enough.
   void make_room(std::size_t wanted);
+  // Octets still to come of the message whose header is buffered (a header's worth if unknown).
+  std::size_t rest_of_message(std::size_t buffered) const noexcept;
+  void resize(std::size_t capacity);
+  // Brings the budget in line with the reassembler's memory after it changed.
+  void account_reassembly();
 
   std::uint32_t max_body_size_;
-  std::vector<std::byte> buffer_;
+  std::size_t initial_capacity_;
+  buffer_budget* budget_;
+  std::unique_ptr<std::byte[]> buffer_;
+  std::size_t capacity_ = 0;
   std::size_t begin_ = 0;    // first unread octet
   std::size_t end_ = 0;      // one past the last received octet
   std::size_t release_ = 0;  // octets of the message handed out last, consumed at the next call
   std::optional<giop::reassembler> reassembler_;
+  std::size_t reassembly_reserved_ = 0;  // drawn from the budget for the reassembler
 };
 
 }  // namespace switchyard::core

@@ -77,21 +77,31 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
   } else if (is("-ORBThreads")) {
     options.server_threads = parse_number<unsigned>(name, value(), 0, 1024);
   } else if (is("-ORBConcurrency")) {
-    if (value() == "reactive") {
-      options.thread_per_connection = false;
+    if (value() == "adaptive") {
+      options.concurrency = concurrency_model::adaptive;
+    } else if (value() == "reactive") {
+      options.concurrency = concurrency_model::reactive;
     } else if (value() == "thread-per-connection") {
-      options.thread_per_connection = true;
+      options.concurrency = concurrency_model::thread_per_connection;
     } else {
-      bad_option(name, "expected reactive or thread-per-connection, got '" + std::string(value()) + "'");
+      bad_option(name, "expected adaptive, reactive or thread-per-connection, got '" + std::string(value()) + "'");
     }
-  } else if (is("-ORBReactor")) {
-    if (value() == "dev_poll" || value() == "epoll") {
-      options.reactor = transports::reactor_kind::dev_poll;
-    } else if (value() == "select") {
-      options.reactor = transports::reactor_kind::select;
-    } else {
-      bad_option(name, "expected dev_poll or select, got '" + std::string(value()) + "'");
-    }
+  } else if (is("-ORBDedicatedThreads")) {
+    options.dedicated_threads = parse_number<unsigned>(name, value(), 0, 100'000);
+  } else if (is("-ORBEventLoops")) {
+    options.event_loops = parse_number<unsigned>(name, value(), 0, 256);
+  } else if (is("-ORBMaxConnections")) {
+    options.limits.max_connections = parse_number<std::size_t>(name, value(), 1, 1'000'000);
+  } else if (is("-ORBMaxBufferedBytes")) {
+    options.limits.max_buffered_bytes = parse_number<std::size_t>(name, value(), 65'536, std::size_t{1} << 46);
+  } else if (is("-ORBMaxQueuedRequests")) {
+    options.limits.max_queued_requests = parse_number<std::size_t>(name, value(), 1, 1'000'000);
+  } else if (is("-ORBSendTimeout")) {
+    options.limits.send_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 1, 86'400'000));
+  } else if (is("-ORBIdleTimeout")) {
+    options.limits.idle_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
+  } else if (is("-ORBMessageTimeout")) {
+    options.limits.message_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
   } else if (is("-ORBGIOPVersion")) {
     auto text = value();
     if (text == "1.0") options.giop_minor = 0;

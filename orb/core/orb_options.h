@@ -3,16 +3,41 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "demux/demux_strategy.h"
-#include "transports/reactor.h"
 #include "transports/transport_options.h"
 
 namespace switchyard::core {
+
+// How the server's connections are served (-ORBConcurrency).
+enum class concurrency_model : std::uint8_t {
+  adaptive,               // a thread per connection for the first N, event loops for the rest
+  reactive,               // one event loop, run by the thread in ORB::run(), serves everything
+  thread_per_connection,  // every connection its own thread, blocking in recv
+};
+
+// What one server may spend on its peers; every model enforces them (docs/orb.md, "Limits").
+struct server_limits {
+  // -ORBMaxConnections: beyond it, accepting pauses until a connection closes.
+  std::size_t max_connections = 4096;
+  // -ORBMaxBufferedBytes: all receive buffers, reassembly and queued requests together.
+  std::size_t max_buffered_bytes = std::size_t{256} << 20;
+  // -ORBMaxQueuedRequests (thread pool): beyond it, the event loops stop reading.
+  std::size_t max_queued_requests = 1024;
+  // -ORBSendTimeout ms: a peer that takes nothing of a reply for this long is disconnected.
+  std::chrono::milliseconds send_timeout{30'000};
+  // -ORBIdleTimeout ms: a connection with nothing in progress for this long is closed with
+  // CloseConnection (0: never).
+  std::chrono::milliseconds idle_timeout{180'000};
+  // -ORBMessageTimeout ms: a message begun must be complete within this long, else the
+  // connection is closed (0: never).
+  std::chrono::milliseconds message_timeout{30'000};
+};
 
 struct orb_options {
   // -ORBListenEndpoints iiop://host:port (several; also several in one value, separated by ';').
@@ -30,17 +55,21 @@ struct orb_options {
   transports::transport_options transport;
   // -ORBCallTimeout ms: a two-way call without a reply by then raises TIMEOUT (0: no limit).
   std::chrono::milliseconds call_timeout{0};
-  // -ORBThreads N: 0 serves requests in the reactor's thread; N > 0 hands them to N workers.
+  // -ORBConcurrency: who serves the server's connections (docs/orb.md, "Which concurrency model").
+  concurrency_model concurrency = concurrency_model::adaptive;
+  // -ORBThreads N: with N > 0, a pool of N workers serves requests that the event loops read
+  // (the thread-pool model, whatever -ORBConcurrency says).
   unsigned server_threads = 0;
-  // -ORBConcurrency reactive|thread-per-connection: with thread-per-connection each accepted
-  // connection gets a thread that blocks in recv, as the socket baseline does (no reactor round
-  // trip per request); the reactor then only accepts. -ORBThreads takes precedence.
-  bool thread_per_connection = false;
-  // -ORBReactor dev_poll|select.
-  transports::reactor_kind reactor = transports::default_reactor_kind();
+  // -ORBDedicatedThreads N (adaptive): the first N connections get a thread each.
+  unsigned dedicated_threads = 8;
+  // -ORBEventLoops N: event loops (threads) for the connections no thread is dedicated to;
+  // 0: one per CPU. The reactive model has exactly one.
+  unsigned event_loops = 0;
+  server_limits limits;
   // -ORBGIOPVersion 1.0|1.1|1.2: the version this ORB's client requests use and its IORs offer.
   std::uint8_t giop_minor = 2;
-  // -ORBMaxMessageSize bytes: larger incoming messages (reassembled) are refused.
+  // -ORBMaxMessageSize bytes: larger incoming messages (reassembled) are refused, by the
+  // server and by the client.
   std::uint32_t max_message_size = 64u << 20;
   // -ORBInstrument [0|1]: switch the request-path probes on (when compiled in).
   bool instrument = false;

@@ -1,12 +1,14 @@
 #include "orb/core/server_connection.h"
 
-#include <sys/socket.h>
-
 #include <exception>
 
 #include "orb/adapter/adapter_registry.h"
 #include "orb/core/object_state.h"
 #include "orb/core/orb_impl.h"
+#include "orb/core/reply_sink.h"
+#include "orb/core/server.h"
+#include "orb/core/server_loop.h"
+#include "orb/core/worker_pool.h"
 #include "orb/core/service_contexts.h"
 #include "orb/giop/messages.h"
 #include "orb/giop/plain_messages.h"
@@ -57,6 +59,15 @@ std::string_view object_key_of(const giop::target_address& target, std::uint8_t 
   return {};
 }
 
+
+// A connection's requests queued or being served in the pool at once; beyond it, the connection
+// is not read until one finishes (one peer cannot take the whole queue).
+constexpr std::uint32_t max_in_flight_per_connection = 32;
+
+// The first receive buffer of a connection: a small request fits many times over; larger
+// messages grow it as their octets arrive.
+constexpr std::size_t initial_receive_capacity = 8 * 1024;
+
 }  // namespace
 
 // The reply_sink of one request: writes the reply header into `out` on demand.
@@ -89,57 +100,20 @@ class server_connection::request_reply final : public reply_sink {
   bool started_ = false;
 };
 
-server_connection::server_connection(orb_impl& orb, std::unique_ptr<transports::connection> connection)
-    : orb_(orb),
+server_connection::server_connection(server& owner, std::unique_ptr<transports::connection> connection)
+    : owner_(owner),
       connection_(std::move(connection)),
       handle_(connection_->handle()),
-      reader_(orb.options().max_message_size),
-      replies_(4096) {}
+      reader_(owner.options().max_message_size, initial_receive_capacity, &owner.budget()) {}
 
-server_connection::~server_connection() { close(); }
-
-transports::readable_handler::disposition server_connection::on_readable(transports::native_handle) {
-  instrument::phase_timer timer(orb_.reactor_probes());
-  try {
-    if (!reader_.receive(*connection_)) {
-      close();
-      return disposition::remove;
-    }
-    timer.mark(instrument::layer::read);
-    for (;;) {
-      auto next = reader_.next();
-      if (next.what == message_reader::status::need_more) break;
-      if (next.what == message_reader::status::bad_header) {
-        answer_bad_header(next.header);
-        return disposition::remove;
-      }
-      if (orb_.hand_to_workers(shared_from_this(), next.message)) continue;
-      serve(next.message, replies_, timer);
-      if (!connection_->is_open()) return disposition::remove;
-      if (!reader_.has_unread()) break;
-    }
-  } catch (const SystemException&) {
-    // A broken connection (COMM_FAILURE) or a fragment protocol error (MARSHAL): this
-    // connection is done; the others go on.
-    if (connection_->is_open()) send_message_error(giop::highest_protocol(), replies_);
-    close();
-    return disposition::remove;
-  }
-  return disposition::keep;
+server_connection::~server_connection() {
+  if (pending_reserved_ != 0) owner_.budget().release(pending_reserved_);
+  connection_->close();
 }
 
-void server_connection::answer_bad_header(const giop::header_result& header) noexcept {
-  // Not GIOP at all: nothing to answer in. Otherwise MessageError in the version the header
-  // names, or the highest we speak when that version is unknown. Either way the connection ends.
-  if (header.status != giop::header_status::bad_magic) {
-    const giop::protocol* protocol = giop::protocol_for(header.header.ver.minor);
-    if (header.header.ver.major != 1 || protocol == nullptr) protocol = &giop::highest_protocol();
-    send_message_error(*protocol, replies_);
-  }
-  close();
-}
+// ---- Serving one message (any driver) ----------------------------------------------------------
 
-void server_connection::serve(const giop::message_view& message, cdr::output_stream& out,
+bool server_connection::serve(const giop::message_view& message, cdr::output_stream& out,
                               instrument::phase_timer& timer) {
   const giop::protocol& protocol = *giop::protocol_for(message.header.ver.minor);
   last_minor_.store(message.header.ver.minor, std::memory_order_relaxed);
@@ -147,30 +121,30 @@ void server_connection::serve(const giop::message_view& message, cdr::output_str
     switch (message.header.type) {
       case giop::message_type::request:
         serve_request(message, protocol, out, timer);
-        break;
+        return true;
       case giop::message_type::locate_request:
         serve_locate_request(message, protocol, out);
-        break;
+        return true;
       case giop::message_type::cancel_request:
         // Requests are served as they arrive; by the time a cancel is read its request is done.
-        break;
+        return true;
       case giop::message_type::close_connection:
       case giop::message_type::message_error:
-        close();
-        break;
+        return false;
       case giop::message_type::reply:
       case giop::message_type::locate_reply:
       case giop::message_type::fragment:
         // Replies to a server, or a stray fragment: a protocol error.
-        send_message_error(protocol, out);
-        close();
-        break;
+        send_message_error(protocol);
+        return false;
     }
   } catch (const SystemException& e) {
-    // A request header that does not decode: no request id to answer with.
-    send_message_error(protocol, out);
-    close();
+    // A request header that does not decode (no request id to answer with), or a reply the peer
+    // would not take (the send timeout, the budget): the connection is done.
+    if (e.minor() != minor::send_timed_out && e.minor() != minor::send_failed) send_message_error(protocol);
+    return false;
   }
+  return false;
 }
 
 void server_connection::serve_request(const giop::message_view& message, const giop::protocol& protocol,
@@ -188,18 +162,19 @@ void server_connection::serve_request(const giop::message_view& message, const g
 
   timer.mark(instrument::layer::parse);
 
+  orb_impl& orb = owner_.orb();
   request_reply sink(protocol, out);
   server_request request(header.body, header.operation, header.request_id, header.response_expected(), sink);
   request.set_timer(&timer);
   adapter::dispatch_target target;
   try {
     const adapter::operation_dispatch* operations = nullptr;
-    auto& adapters = orb_.adapters();
+    auto& adapters = orb.adapters();
     auto status = adapters.find_servant(key, header.operation, target, operations);
-    timer.mark(instrument::layer::servant_demux, orb_.servant_demux_label());
+    timer.mark(instrument::layer::servant_demux, orb.servant_demux_label());
     if (status == adapter::lookup_status::found && operations != nullptr) {
       status = adapter::adapter_registry::find_operation(*operations, header.operation, operation_index, target);
-      timer.mark(instrument::layer::operation_demux, orb_.operation_demux_label());
+      timer.mark(instrument::layer::operation_demux, orb.operation_demux_label());
     }
     switch (status) {
       case adapter::lookup_status::found: {
@@ -207,7 +182,7 @@ void server_connection::serve_request(const giop::message_view& message, const g
         struct upcall_end {
           ~upcall_end() { in_upcall = false; }
         } end;
-        reference_binding_scope references(orb_);  // references in the arguments bind to this ORB
+        reference_binding_scope references(orb);  // references in the arguments bind to this ORB
         target.skeleton(*target.target, request);
         break;
       }
@@ -227,8 +202,8 @@ void server_connection::serve_request(const giop::message_view& message, const g
       sink.system_exception(header.request_id, SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0),
                                                                CompletionStatus::no, "forward to a nil reference"));
     } else {
-      auto& out = sink.begin_reply(header.request_id, reply_status::location_forward);
-      iop::write_ior(out, forward.target().state()->ior());
+      auto& reply = sink.begin_reply(header.request_id, reply_status::location_forward);
+      iop::write_ior(reply, forward.target().state()->ior());
     }
   } catch (const std::exception& e) {
     if (!header.response_expected()) return;
@@ -253,85 +228,427 @@ void server_connection::serve_locate_request(const giop::message_view& message,
   giop::locate_request_header header = protocol.decode_locate_request(message);
   iop::octets key_storage;
   std::string_view key = object_key_of(header.target, message.header.ver.minor, key_storage);
-  bool here = !key.empty() && orb_.adapters().object_exists(key);
+  bool here = !key.empty() && owner_.orb().adapters().object_exists(key);
   out.reset();
   auto mark = protocol.begin_locate_reply(out, header.request_id,
                                           here ? giop::locate_status::object_here : giop::locate_status::unknown_object);
   send(giop::protocol::finish(out, mark));
 }
 
-void server_connection::send_message_error(const giop::protocol& protocol, cdr::output_stream& out) noexcept {
-  try {
-    out.reset();
-    auto mark = protocol.begin_message_error(out);
-    send(giop::protocol::finish(out, mark));
-  } catch (...) {
-    // The peer is gone; nothing more to tell it.
+// ---- Sending -----------------------------------------------------------------------------------
+
+void server_connection::send(std::span<const std::byte> message) {
+  std::unique_lock lock(send_mutex_);
+  if (loop_ == nullptr) {
+    // A dedicated thread: blocking, each wait bounded by the send timeout (SO_SNDTIMEO).
+    connection_->send(message.data(), message.size());
+    return;
+  }
+  std::size_t sent = 0;
+  if (pending_sent_ == pending_.size()) {
+    const transports::const_buffer whole{message.data(), message.size()};
+    sent = connection_->send_now({&whole, 1});
+    if (sent == message.size()) return;
+  }
+  // The socket is full: keep the rest (drawn from the budget) and stop reading this peer until
+  // it takes it.
+  if (pending_sent_ != 0) {
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(pending_sent_));
+    pending_sent_ = 0;
+  }
+  const std::size_t rest = message.size() - sent;
+  if (pending_.size() + rest > pending_reserved_) {
+    const std::size_t more = pending_.size() + rest - pending_reserved_;
+    if (!owner_.budget().try_reserve(more))
+      throw SystemException(SystemExceptionKind::IMP_LIMIT, minor::buffer_limit, CompletionStatus::yes,
+                            "no room for a reply to " + peer_address() + " that does not read its replies");
+    pending_reserved_ += more;
+  }
+  pending_.insert(pending_.end(), message.begin() + static_cast<std::ptrdiff_t>(sent), message.end());
+  if (output_blocked_.exchange(true)) return;
+  lock.unlock();
+  if (loop_->events().in_loop_thread()) {
+    output_blocked_since_ = loop_->events().batch_time();
+    update_interest();
+  } else {
+    loop_->events().post([self = shared_from_this()] {
+      if (!self->is_open()) return;
+      self->output_blocked_since_ = std::chrono::steady_clock::now();
+      self->update_interest();
+    });
   }
 }
 
-void server_connection::send(std::span<const std::byte> message) {
-  std::lock_guard lock(send_mutex_);
-  connection_->send(message.data(), message.size());
+bool server_connection::flush_pending() noexcept {
+  {
+    std::lock_guard lock(send_mutex_);
+    while (pending_sent_ < pending_.size()) {
+      const transports::const_buffer rest{pending_.data() + pending_sent_, pending_.size() - pending_sent_};
+      std::size_t sent = 0;
+      try {
+        sent = connection_->send_now({&rest, 1});
+      } catch (const SystemException&) {
+        return false;
+      }
+      if (sent == 0) break;
+      pending_sent_ += sent;
+      output_blocked_since_ = loop_->events().batch_time();  // progress: the send timeout starts again
+    }
+    if (pending_sent_ < pending_.size()) return true;
+    pending_.clear();
+    pending_sent_ = 0;
+    if (pending_.capacity() > initial_receive_capacity) {
+      owner_.budget().release(pending_reserved_);
+      pending_reserved_ = 0;
+      std::vector<std::byte>().swap(pending_);
+    }
+    output_blocked_.store(false);
+  }
+  // The peer took everything: read (and serve what waited meanwhile) again.
+  try {
+    return serve_buffered();
+  } catch (const SystemException&) {
+    return false;
+  }
 }
 
-void server_connection::serve_blocking(instrument::probe_table& probes) noexcept {
+void server_connection::send_message_error(const giop::protocol& protocol) noexcept {
   try {
+    cdr::output_stream out(64);
+    auto mark = protocol.begin_message_error(out);
+    auto message = giop::protocol::finish(out, mark);
+    const transports::const_buffer whole{message.data(), message.size()};
+    std::unique_lock lock(send_mutex_, std::try_to_lock);
+    // Best effort, never waiting: the peer is about to be disconnected anyway.
+    if (lock.owns_lock() && pending_sent_ == pending_.size()) connection_->send_now({&whole, 1});
+  } catch (...) {
+  }
+}
+
+void server_connection::send_close_connection() noexcept {
+  if (goodbye_sent_.exchange(true)) return;
+  try {
+    cdr::output_stream out(64);
+    const giop::protocol* protocol = giop::protocol_for(last_minor_.load(std::memory_order_relaxed));
+    auto mark = protocol->begin_close_connection(out);
+    auto message = giop::protocol::finish(out, mark);
+    const transports::const_buffer whole{message.data(), message.size()};
+    std::unique_lock lock(send_mutex_, std::try_to_lock);
+    // Never after half a reply: the peer would read CloseConnection as the reply's rest.
+    if (lock.owns_lock() && pending_sent_ == pending_.size()) connection_->send_now({&whole, 1});
+  } catch (...) {
+  }
+}
+
+void server_connection::answer_bad_header(const giop::header_result& header) noexcept {
+  // Not GIOP at all: nothing to answer in. Otherwise MessageError in the version the header
+  // names, or the highest we speak when that version is unknown. Either way the connection ends.
+  if (header.status == giop::header_status::bad_magic) return;
+  const giop::protocol* protocol = giop::protocol_for(header.header.ver.minor);
+  if (header.header.ver.major != 1 || protocol == nullptr) protocol = &giop::highest_protocol();
+  send_message_error(*protocol);
+}
+
+// ---- Dedicated thread --------------------------------------------------------------------------
+
+void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::output_stream& replies) noexcept {
+  const server_limits& limits = owner_.limits();
+  const std::chrono::milliseconds tick = owner_.tick_interval();
+  std::chrono::milliseconds idle_for{0};
+  bool timing_message = false;
+  std::chrono::steady_clock::time_point message_started;
+  bool graceful = false;
+  try {
+    connection_->set_io_timeouts(limits.send_timeout, tick);
     for (;;) {
-      if (!reader_.receive(*connection_)) break;
+      const auto got = reader_.receive_now(*connection_);
+      if (got == message_reader::received::closed) break;
+      if (close_requested_.load()) {
+        graceful = close_gracefully_.load();
+        break;
+      }
+      if (got == message_reader::received::nothing) {
+        // A tick without octets: deadlines.
+        if (reader_.inside_message()) {
+          if (limits.message_timeout.count() > 0 &&
+              std::chrono::steady_clock::now() - message_started > limits.message_timeout)
+            break;
+        } else {
+          idle_for += tick;
+          if (limits.idle_timeout.count() > 0 && idle_for >= limits.idle_timeout) {
+            graceful = true;
+            break;
+          }
+          reader_.trim();
+        }
+        continue;
+      }
+      idle_for = std::chrono::milliseconds{0};
       // The read includes the wait for the request: the profile starts after it.
       instrument::phase_timer timer(probes);
+      serving_.store(true);
+      if (close_requested_.load()) {
+        // Asked to close before this request was looked at: not served, so the peer, told
+        // CloseConnection, may send it again elsewhere.
+        serving_.store(false);
+        graceful = close_gracefully_.load();
+        break;
+      }
+      bool keep = true;
       for (;;) {
         auto next = reader_.next();
         if (next.what == message_reader::status::need_more) break;
         if (next.what == message_reader::status::bad_header) {
           answer_bad_header(next.header);
-          return;
+          keep = false;
+          break;
         }
-        serve(next.message, replies_, timer);
-        if (!connection_->is_open()) return;
+        if (!serve(next.message, replies, timer)) {
+          keep = false;
+          break;
+        }
         if (!reader_.has_unread()) break;  // the usual case: one request per receive
         timer.restart();
       }
+      serving_.store(false);
+      if (!keep) break;
+      if (close_requested_.load()) {
+        graceful = close_gracefully_.load();
+        break;
+      }
+      if (reader_.inside_message()) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!timing_message) {
+          timing_message = true;
+          message_started = now;
+        } else if (limits.message_timeout.count() > 0 && now - message_started > limits.message_timeout) {
+          break;
+        }
+      } else {
+        timing_message = false;
+      }
     }
+  } catch (const SystemException& e) {
+    // A broken connection, a reply the peer would not take, a protocol error, the budget.
+    if (e.minor() != minor::send_timed_out && e.minor() != minor::send_failed &&
+        e.minor() != minor::recv_failed)
+      send_message_error(giop::highest_protocol());
+  }
+  if (graceful) send_close_connection();
+  if (!ended_.exchange(true)) {
+    connection_->shut_down();
+    owner_.connection_ended();
+  }
+}
+
+// ---- Event loop --------------------------------------------------------------------------------
+
+void server_connection::attach(server_loop& loop) {
+  loop_ = &loop;
+  connection_->set_non_blocking(true);
+  last_activity_ = loop.events().batch_time();
+  interest_ = transports::io_events::readable;
+  loop.events().add(handle_, *this, interest_);
+}
+
+void server_connection::on_io(transports::native_handle, unsigned events) {
+  try {
+    // Paused (the interest is none or writable only), epoll still reports a hang-up or an error:
+    // the peer is gone, and level-triggered it would be reported for ever.
+    if ((events & transports::io_events::hangup) && interest_ != transports::io_events::readable &&
+        !(events & transports::io_events::writable)) {
+      end(false);
+      return;
+    }
+    if ((events & transports::io_events::writable) && !flush_pending()) {
+      end(false);
+      return;
+    }
+    if ((events & transports::io_events::readable) && !on_readable()) end(false);
+  } catch (const SystemException& e) {
+    // A protocol error (MARSHAL), the budget (IMP_LIMIT), a broken connection: this connection
+    // is done; the others go on.
+    if (e.minor() != minor::recv_failed && e.minor() != minor::send_failed) send_message_error(giop::highest_protocol());
+    end(false);
+  }
+}
+
+bool server_connection::on_readable() {
+  if (output_blocked_.load(std::memory_order_relaxed) || paused_for_pool_ || paused_for_shutdown_)
+    return true;  // an event from before the pause
+  instrument::phase_timer timer(loop_->probes());
+  const auto got = reader_.receive_now(*connection_);
+  if (got == message_reader::received::closed) return false;
+  if (got == message_reader::received::nothing) return true;
+  last_activity_ = loop_->events().batch_time();
+  timer.mark(instrument::layer::read);
+  return serve_buffered(timer);
+}
+
+bool server_connection::serve_buffered() {
+  instrument::phase_timer timer(loop_->probes());
+  return serve_buffered(timer);
+}
+
+bool server_connection::serve_buffered(instrument::phase_timer& timer) {
+  worker_pool* pool = owner_.pool();
+  bool keep = true;
+  while (!output_blocked_.load(std::memory_order_relaxed) && !paused_for_shutdown_) {
+    if (pool != nullptr) {
+      if (in_flight_.load() >= max_in_flight_per_connection) {
+        waiting_for_pool_.store(true);
+        // A worker may have finished between the load and the store: look again.
+        if (in_flight_.load() >= max_in_flight_per_connection || !waiting_for_pool_.exchange(false)) {
+          paused_for_pool_ = true;
+          break;
+        }
+      }
+      if (!pool->has_room(*this)) {
+        paused_for_pool_ = true;
+        break;
+      }
+    }
+    auto next = reader_.next();
+    if (next.what == message_reader::status::need_more) break;
+    if (next.what == message_reader::status::bad_header) {
+      answer_bad_header(next.header);
+      keep = false;
+      break;
+    }
+    if (pool != nullptr) {
+      in_flight_.fetch_add(1);
+      if (!pool->submit(shared_from_this(), next.message)) {
+        in_flight_.fetch_sub(1);
+        send_message_error(*giop::protocol_for(next.message.header.ver.minor));
+        keep = false;
+        break;
+      }
+    } else if (!serve(next.message, loop_->replies(), timer)) {
+      keep = false;
+      break;
+    }
+    if (!reader_.has_unread()) break;
+    timer.restart();
+  }
+  if (!keep) return false;
+  note_message_progress(loop_->events().batch_time());
+  update_interest();
+  return true;
+}
+
+void server_connection::note_message_progress(std::chrono::steady_clock::time_point now) noexcept {
+  const bool inside = reader_.inside_message();
+  if (inside && !inside_message_) message_started_ = now;
+  inside_message_ = inside;
+}
+
+void server_connection::update_interest() {
+  if (ended_.load(std::memory_order_relaxed)) return;
+  const bool blocked = output_blocked_.load(std::memory_order_relaxed);
+  unsigned wanted = transports::io_events::none;
+  if (blocked) wanted |= transports::io_events::writable;
+  else if (!paused_for_pool_ && !paused_for_shutdown_) wanted |= transports::io_events::readable;
+  if (wanted == interest_) return;
+  loop_->events().modify(handle_, wanted);
+  interest_ = wanted;
+}
+
+void server_connection::pause_reading() noexcept {
+  paused_for_shutdown_ = true;
+  try {
+    update_interest();
+  } catch (...) {
+  }
+}
+
+void server_connection::resume_reading() noexcept {
+  if (ended_.load() || paused_for_shutdown_) return;
+  paused_for_pool_ = false;
+  try {
+    if (!serve_buffered()) end(false);
   } catch (const SystemException&) {
-    // Broken connection or a protocol error: this connection is done.
-    if (connection_->is_open()) send_message_error(giop::highest_protocol(), replies_);
+    end(false);
   }
-  close();
 }
 
-void server_connection::wake() noexcept { ::shutdown(handle_, SHUT_RDWR); }
+void server_connection::check_deadlines(std::chrono::steady_clock::time_point now) noexcept {
+  const server_limits& limits = owner_.limits();
+  if (output_blocked_.load(std::memory_order_relaxed)) {
+    if (now - output_blocked_since_ > limits.send_timeout) end(false);
+    return;
+  }
+  if (inside_message_) {
+    if (limits.message_timeout.count() > 0 && now - message_started_ > limits.message_timeout) end(false);
+    return;
+  }
+  if (in_flight_.load(std::memory_order_relaxed) != 0) return;
+  const auto idle = now - last_activity_;
+  if (limits.idle_timeout.count() > 0 && idle > limits.idle_timeout) {
+    end(true);
+    return;
+  }
+  if (idle > std::chrono::seconds(1)) reader_.trim();
+}
 
-void server_connection::say_goodbye() noexcept {
-  if (!connection_->is_open()) return;
+void server_connection::end(bool graceful) noexcept {
+  if (ended_.exchange(true)) return;
+  // CloseConnection only when every request read has been answered: the peer may send again
+  // whatever has no reply (GIOP), so nothing it sent may be in progress.
+  if (graceful && in_flight_.load() == 0) send_close_connection();
+  loop_->events().remove(handle_);
+  interest_ = transports::io_events::none;
+  connection_->shut_down();
+  loop_->forget(*this);
+  owner_.connection_ended();
+}
+
+// ---- Workers -----------------------------------------------------------------------------------
+
+void server_connection::serve_queued(const giop::message_view& message, cdr::output_stream& replies,
+                                     instrument::phase_timer& timer) noexcept {
+  bool keep = false;
+  if (is_open()) {
+    try {
+      keep = serve(message, replies, timer);
+    } catch (...) {
+    }
+  }
+  if (!keep) request_close(false);
+  in_flight_.fetch_sub(1);
+  if (waiting_for_pool_.exchange(false)) post_resume();
+}
+
+void server_connection::post_resume() noexcept {
   try {
-    cdr::output_stream out(64);
-    const giop::protocol* protocol = giop::protocol_for(last_minor_.load(std::memory_order_relaxed));
-    auto mark = protocol->begin_close_connection(out);
-    send(giop::protocol::finish(out, mark));
+    loop_->events().post([self = shared_from_this()] { self->resume_reading(); });
   } catch (...) {
+    // Out of memory for the task: the connection stays paused until its deadlines end it.
   }
-  wake();
 }
 
-void server_connection::close_gracefully() noexcept {
-  if (!connection_->is_open()) return;
-  try {
-    cdr::output_stream out(64);
-    const giop::protocol* protocol = giop::protocol_for(last_minor_.load(std::memory_order_relaxed));
-    auto mark = protocol->begin_close_connection(out);
-    send(giop::protocol::finish(out, mark));
-  } catch (...) {
-  }
-  close();
-}
+// ---- Any thread --------------------------------------------------------------------------------
 
-void server_connection::close() noexcept {
-  // Out of the reactor before the descriptor goes: a closed descriptor cannot be removed from
-  // epoll, and the next connection would get its number and this handler's registration.
-  if (connection_->is_open()) orb_.reactor().remove(handle_);
-  connection_->close();
+void server_connection::request_close(bool graceful) noexcept {
+  if (ended_.load()) return;
+  if (loop_ != nullptr) {
+    if (loop_->events().in_loop_thread()) {
+      end(graceful);
+    } else {
+      try {
+        loop_->events().post([self = shared_from_this(), graceful] { self->end(graceful); });
+      } catch (...) {
+        connection_->shut_down();  // out of memory for the task: the loop sees the end by itself
+      }
+    }
+    return;
+  }
+  // A dedicated thread: it ends the connection itself, after the request it is serving if any.
+  close_gracefully_.store(graceful);
+  close_requested_.store(true);
+  if (!serving_.load()) {
+    if (graceful) send_close_connection();
+    connection_->shut_down();
+  }
 }
 
 bool server_request_in_upcall() noexcept { return in_upcall; }

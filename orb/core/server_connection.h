@@ -1,73 +1,141 @@
-// The server side of one accepted connection: reads requests as the reactor reports the socket
-// readable, dispatches them through the object adapter, and writes the replies. Internal to
-// orb/core.
+// The server side of one accepted connection: reads requests, dispatches them through the object
+// adapter, writes the replies, and enforces the server's limits on its peer. Internal to orb/core.
 //
-// Reactive mode (the default): everything runs in the reactor's thread, one request after the
-// other, with one reply stream reused for every reply (no allocation per request). Thread-pool
-// mode (-ORBThreads N): the reactor's thread reads and frames; each complete request is copied
-// and handed to a worker, which dispatches it and sends its reply (sends are serialized).
+// Who drives it (chosen once, when the server places the connection):
+//   - a dedicated thread (serve_dedicated): blocking receives bounded by a tick, blocking sends
+//     bounded by the send timeout; the thread-per-connection model and adaptive's first N;
+//   - an event loop (server_loop): non-blocking; requests are served inline (reactive, adaptive
+//     beyond N) or handed to the worker pool (-ORBThreads N), whose workers send the replies.
+//
+// One owner for its life: the driving thread alone reads, changes the event-loop registration
+// and ends the connection; any other thread only asks (request_close). The descriptor is closed
+// by the destructor, when no thread can still hold the connection, so a descriptor number is
+// never reused while a worker could still send on it.
+//
+// Locking: `send_mutex_` serializes sends and guards `pending_` (replies the socket did not take
+// at once). Everything else belongs to the driving thread; `in_flight_` and `close_requested_`
+// are atomics any thread may read.
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "orb/core/message_reader.h"
-#include "orb/core/reply_sink.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/protocol.h"
+#include "switchyard/cdr/output_stream.h"
 #include "switchyard/instrument.h"
 #include "transports/connection.h"
-#include "transports/reactor.h"
+#include "transports/event_loop.h"
 
 namespace switchyard::core {
 
-class orb_impl;
+class server;
+class server_loop;
 
-class server_connection final : public transports::readable_handler,
+class server_connection final : public transports::io_handler,
                                 public std::enable_shared_from_this<server_connection> {
  public:
-  server_connection(orb_impl& orb, std::unique_ptr<transports::connection> connection);
+  server_connection(server& owner, std::unique_ptr<transports::connection> connection);
   ~server_connection() override;
 
-  disposition on_readable(transports::native_handle handle) override;
+  // ---- Dedicated thread ----
+  // Serves in the calling thread until the peer leaves, a limit ends the connection, or
+  // request_close(); then ends it. `replies` is the thread's reply stream.
+  void serve_dedicated(instrument::probe_table& probes, cdr::output_stream& replies) noexcept;
 
-  // Serves one complete message (a worker calls this with its own copy of the bytes), timing
-  // its layers with `timer`.
-  void serve(const giop::message_view& message, cdr::output_stream& out, instrument::phase_timer& timer);
+  // ---- Event loop (the loop's thread) ----
+  // Joins `loop`: non-blocking from now on, registered for reading.
+  void attach(server_loop& loop);
+  void on_io(transports::native_handle handle, unsigned events) override;
+  // Ends the connection if one of its deadlines has passed.
+  void check_deadlines(std::chrono::steady_clock::time_point now) noexcept;
+  // Ends the connection now: CloseConnection first if `graceful` and no reply is half-sent.
+  void end(bool graceful) noexcept;
+  // Stops reading for good (a drain before shutdown); requests in progress go on.
+  void pause_reading() noexcept;
+  // Reads again after a pause for the worker pool (it has room, or this connection's requests
+  // in progress went down).
+  void resume_reading() noexcept;
+  // Any thread: resume_reading() in the loop's thread.
+  void post_resume() noexcept;
 
-  // Thread-per-connection: serves until the peer closes or wake() is called; then closes.
-  void serve_blocking(instrument::probe_table& probes) noexcept;
-  // Unblocks a thread in serve_blocking (shutdown(2) on the socket; the thread closes it).
-  void wake() noexcept;
+  // ---- Workers (-ORBThreads) ----
+  // Serves one request a loop copied into the pool; the worker's own reply stream and timer.
+  void serve_queued(const giop::message_view& message, cdr::output_stream& replies,
+                    instrument::phase_timer& timer) noexcept;
 
-  // Tells the client we are going (CloseConnection in the version it spoke) and closes.
-  void close_gracefully() noexcept;
-  // The same, but leaves closing to the connection's own thread (thread-per-connection).
-  void say_goodbye() noexcept;
-  void close() noexcept;
-  bool is_open() const noexcept { return connection_->is_open(); }
+  // ---- Any thread ----
+  // Asks the driving thread to end the connection (CloseConnection first if `graceful`); once a
+  // dedicated thread has finished the request it is serving.
+  void request_close(bool graceful) noexcept;
+  bool is_open() const noexcept { return !ended_.load(std::memory_order_acquire); }
   transports::native_handle handle() const noexcept { return handle_; }
+  const std::string& peer_address() const noexcept { return connection_->peer_address(); }
 
  private:
   class request_reply;  // the reply_sink of one request
 
+  // Serves one complete message; false when the connection must end.
+  bool serve(const giop::message_view& message, cdr::output_stream& out, instrument::phase_timer& timer);
   void serve_request(const giop::message_view& message, const giop::protocol& protocol, cdr::output_stream& out,
                      instrument::phase_timer& timer);
   void serve_locate_request(const giop::message_view& message, const giop::protocol& protocol,
                             cdr::output_stream& out);
-  void send_message_error(const giop::protocol& protocol, cdr::output_stream& out) noexcept;
+  void send_message_error(const giop::protocol& protocol) noexcept;
+  void send_close_connection() noexcept;
   // A header that cannot be read further: MessageError where there is a version to say it in.
   void answer_bad_header(const giop::header_result& header) noexcept;
+  // Sends one whole message as the driver allows: blocking (bounded) for a dedicated thread,
+  // what the socket takes now plus a pending rest for an event loop.
   void send(std::span<const std::byte> message);
 
-  orb_impl& orb_;
+  // Event loop: reads and serves (or queues) what arrived; false when the connection must end.
+  bool on_readable();
+  bool flush_pending() noexcept;  // false when the connection must end
+  // Serves or queues the complete messages buffered (timed from `timer`'s start).
+  bool serve_buffered(instrument::phase_timer& timer);
+  bool serve_buffered();
+  void update_interest();
+  void note_message_progress(std::chrono::steady_clock::time_point now) noexcept;
+
+  server& owner_;
   std::unique_ptr<transports::connection> connection_;
   transports::native_handle handle_;
   message_reader reader_;
-  cdr::output_stream replies_;  // the reactive mode's reply stream
-  std::mutex send_mutex_;
   std::atomic<std::uint8_t> last_minor_{2};  // the GIOP version the client spoke last
+  std::atomic<bool> ended_{false};
+  std::atomic<bool> close_requested_{false};
+  std::atomic<bool> close_gracefully_{false};
+  std::atomic<bool> goodbye_sent_{false};    // CloseConnection sent (at most once)
+  std::atomic<bool> serving_{false};         // dedicated: inside a request (seq_cst with close_requested_)
+
+  std::mutex send_mutex_;
+  std::vector<std::byte> pending_;  // event loop: reply octets the socket has not taken yet
+  std::size_t pending_sent_ = 0;    // of pending_, already sent
+  std::size_t pending_reserved_ = 0;  // drawn from the budget for pending_
+  std::atomic<bool> output_blocked_{false};
+
+  // Event loop state (its thread only).
+  server_loop* loop_ = nullptr;
+  std::size_t loop_index_ = 0;  // place in the loop's list
+  unsigned interest_ = transports::io_events::none;
+  bool paused_for_pool_ = false;
+  bool paused_for_shutdown_ = false;
+  std::chrono::steady_clock::time_point last_activity_{};
+  std::chrono::steady_clock::time_point message_started_{};
+  std::chrono::steady_clock::time_point output_blocked_since_{};
+  bool inside_message_ = false;
+
+  // Worker pool: requests of this connection queued or being served.
+  std::atomic<std::uint32_t> in_flight_{0};
+  std::atomic<bool> waiting_for_pool_{false};
+
+  friend class server_loop;
 };
 
 }  // namespace switchyard::core

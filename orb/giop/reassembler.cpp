@@ -22,6 +22,12 @@ void reassembler::clear() noexcept {
   buffered_ = 0;
 }
 
+std::size_t reassembler::memory_in_use() const noexcept {
+  std::size_t total = completed_.capacity();
+  for (const partial& p : partials_) total += p.bytes.capacity();
+  return total;
+}
+
 std::vector<reassembler::partial>::iterator reassembler::find(std::uint32_t request_id) {
   return std::find_if(partials_.begin(), partials_.end(),
                       [&](const partial& p) { return p.request_id == request_id; });

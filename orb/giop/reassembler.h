@@ -44,6 +44,9 @@ class reassembler {
 
   std::size_t partial_count() const noexcept { return partials_.size(); }
   std::size_t buffered_size() const noexcept { return buffered_; }
+  // Octets of memory held: the partial messages' buffers and the last completed message's (for
+  // a server-wide budget).
+  std::size_t memory_in_use() const noexcept;
   void clear() noexcept;
 
  private:

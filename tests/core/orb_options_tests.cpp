@@ -47,10 +47,13 @@ TEST_CASE("every option parses its value", "[options]") {
   std::vector<std::string> args{"-ORBListenEndpoints", "iiop://127.0.0.1:0;uiop:///tmp/x",
                                 "-ORBOperationDemux", "active", "-ORBSendBufferSize", "65536",
                                 "-ORBRecvBufferSize", "8192", "-ORBCallTimeout", "250",
-                                "-ORBConnectTimeout", "100", "-ORBReactor", "select",
+                                "-ORBConnectTimeout", "100", "-ORBConcurrency", "reactive",
                                 "-ORBGIOPVersion", "1.0", "-ORBMaxMessageSize", "100000",
                                 "-ORBDefaultInitRef", "corbaloc::h:1", "-ORBInstrument", "0",
-                                "-ORBInstrumentFile", "/tmp/probes.csv"};
+                                "-ORBInstrumentFile", "/tmp/probes.csv", "-ORBDedicatedThreads", "3",
+                                "-ORBEventLoops", "2", "-ORBMaxConnections", "50",
+                                "-ORBMaxBufferedBytes", "1048576", "-ORBMaxQueuedRequests", "10",
+                                "-ORBSendTimeout", "1500", "-ORBIdleTimeout", "0", "-ORBMessageTimeout", "700"};
   auto options = parse_orb_options(args);
   CHECK(args.empty());
   CHECK(options.listen_endpoints == std::vector<std::string>{"iiop://127.0.0.1:0", "uiop:///tmp/x"});
@@ -59,7 +62,15 @@ TEST_CASE("every option parses its value", "[options]") {
   CHECK(options.transport.recv_buffer_size == 8192);
   CHECK(options.call_timeout == std::chrono::milliseconds(250));
   CHECK(options.transport.connect_timeout == std::chrono::milliseconds(100));
-  CHECK(options.reactor == transports::reactor_kind::select);
+  CHECK(options.concurrency == switchyard::core::concurrency_model::reactive);
+  CHECK(options.dedicated_threads == 3);
+  CHECK(options.event_loops == 2);
+  CHECK(options.limits.max_connections == 50);
+  CHECK(options.limits.max_buffered_bytes == 1048576);
+  CHECK(options.limits.max_queued_requests == 10);
+  CHECK(options.limits.send_timeout == std::chrono::milliseconds(1500));
+  CHECK(options.limits.idle_timeout == std::chrono::milliseconds(0));
+  CHECK(options.limits.message_timeout == std::chrono::milliseconds(700));
   CHECK(options.giop_minor == 0);
   CHECK(options.max_message_size == 100000);
   CHECK(options.default_initial_reference == "corbaloc::h:1");
@@ -91,9 +102,11 @@ TEST_CASE("an unknown or malformed -ORB option is an error that names it", "[opt
   CHECK_THAT(bad_option_message({"-ORBCallTimeout", "-ORBThreads"}), Catch::Contains("needs a value"));
   CHECK_THAT(bad_option_message({"-ORBInitRef", "NoEquals"}), Catch::Contains("expected Name=URL"));
   CHECK_THAT(bad_option_message({"-ORBGIOPVersion", "1.3"}), Catch::Contains("expected 1.0, 1.1 or 1.2"));
-  CHECK_THAT(bad_option_message({"-ORBReactor", "kqueue"}), Catch::Contains("expected dev_poll or select"));
+  CHECK_THAT(bad_option_message({"-ORBReactor", "select"}), Catch::Contains("-ORBReactor: unknown -ORB option"));
   CHECK_THAT(bad_option_message({"-ORBConcurrency", "fibers"}),
-             Catch::Contains("expected reactive or thread-per-connection"));
+             Catch::Contains("expected adaptive, reactive or thread-per-connection"));
+  CHECK_THAT(bad_option_message({"-ORBMaxBufferedBytes", "10"}), Catch::Contains("from 65536"));
+  CHECK_THAT(bad_option_message({"-ORBSendTimeout", "0"}), Catch::Contains("from 1 to"));
 }
 
 TEST_CASE("a failed parse leaves argv untouched", "[options][errors]") {

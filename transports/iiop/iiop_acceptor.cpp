@@ -63,8 +63,7 @@ std::unique_ptr<iiop::connection> acceptor::try_accept_connection() {
     // A connection reset before we took it is that client's problem, not the acceptor's.
     if (error == EINTR || error == ECONNABORTED || error == EPROTO) continue;
     if (error == EAGAIN || error == EWOULDBLOCK) return nullptr;
-    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::no,
-                "accept on " + local_.to_string(), error);
+    throw_accept_failure(local_.to_string(), error);
   }
 }
 

@@ -92,8 +92,7 @@ std::unique_ptr<uiop::connection> acceptor::try_accept_connection() {
     const int error = errno;
     if (error == EINTR || error == ECONNABORTED || error == EPROTO) continue;
     if (error == EAGAIN || error == EWOULDBLOCK) return nullptr;
-    throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::no,
-                "accept on " + local_.to_string(), error);
+    throw_accept_failure(local_.to_string(), error);
   }
 }
 

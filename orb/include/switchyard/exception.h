@@ -97,10 +97,15 @@ inline constexpr std::uint32_t connect_failed = vendor_base | 20;
 inline constexpr std::uint32_t send_failed = vendor_base | 21;
 inline constexpr std::uint32_t recv_failed = vendor_base | 22;
 inline constexpr std::uint32_t connection_closed = vendor_base | 23;
+inline constexpr std::uint32_t send_timed_out = vendor_base | 24;      // the peer read nothing for the send timeout
+inline constexpr std::uint32_t out_of_descriptors = vendor_base | 25;  // accept: EMFILE, ENFILE, ENOBUFS, ENOMEM
 
 // BAD_PARAM
 inline constexpr std::uint32_t bad_option = vendor_base | 30;     // unknown or malformed -ORB option
 inline constexpr std::uint32_t bad_endpoint = vendor_base | 31;   // malformed endpoint string
+
+// IMP_LIMIT: a server's resource limit (docs/orb.md, "Limits")
+inline constexpr std::uint32_t buffer_limit = vendor_base | 40;  // server-wide buffered bytes exhausted
 
 }  // namespace minor
 

@@ -328,8 +328,10 @@ class phase_timer {
 
 inline namespace SWITCHYARD_INSTRUMENT_NS {
 
-// One table per server thread, merged at dump time. add() is for thread start-up (it takes a
-// lock and may allocate); the tables never move, so a thread keeps its reference for its life.
+// One table per server thread, merged at dump time. add() and lease() are for thread start-up
+// (they take a lock and may allocate); the tables never move, so a thread keeps its reference for
+// its life. A thread that ends gives its leased table back, and the next lease() reuses it (its
+// counts stay in the sum): threads that come and go do not pile tables up.
 class probe_table_set {
  public:
   probe_table& add() {
@@ -337,6 +339,29 @@ class probe_table_set {
     probe_table& table = tables_.emplace_back();
     table.enable(enabled_);
     return table;
+  }
+  probe_table& lease() {
+    std::lock_guard lock(mutex_);
+    if (!free_.empty()) {
+      probe_table* table = free_.back();
+      free_.pop_back();
+      return *table;
+    }
+    probe_table& table = tables_.emplace_back();
+    table.enable(enabled_);
+    return table;
+  }
+  void give_back(probe_table& table) noexcept {
+    std::lock_guard lock(mutex_);
+    try {
+      free_.push_back(&table);
+    } catch (...) {
+      // Out of memory: the table stays unused; it is still summed.
+    }
+  }
+  std::size_t table_count() const {
+    std::lock_guard lock(mutex_);
+    return tables_.size();
   }
   // Switches every table, and every table added later.
   void enable(bool on = true) {
@@ -358,6 +383,7 @@ class probe_table_set {
  private:
   mutable std::mutex mutex_;
   std::deque<probe_table> tables_;
+  std::vector<probe_table*> free_;  // leased and given back
   bool enabled_ = false;
 };
 

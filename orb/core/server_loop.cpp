@@ -1,0 +1,106 @@
+#include "orb/core/server_loop.h"
+
+#include "orb/core/server.h"
+#include "orb/core/server_connection.h"
+
+namespace switchyard::core {
+
+server_loop::server_loop(server& owner, instrument::probe_table& probes)
+    : owner_(owner), probes_(probes), replies_(4096) {}
+
+server_loop::~server_loop() { stop(false); }
+
+void server_loop::adopt(std::shared_ptr<server_connection> connection) {
+  events_.post([this, connection = std::move(connection)]() mutable {
+    if (!connection->is_open()) return;
+    try {
+      connection->attach(*this);
+    } catch (...) {
+      // Could not register with epoll (out of memory): the connection ends here.
+      connection->request_close(false);
+      owner_.connection_ended();
+      return;
+    }
+    connection->loop_index_ = connections_.size();
+    connections_.push_back(std::move(connection));
+  });
+}
+
+void server_loop::forget(server_connection& connection) noexcept {
+  const std::size_t index = connection.loop_index_;
+  if (index >= connections_.size() || connections_[index].get() != &connection) return;
+  ended_.push_back(std::move(connections_[index]));
+  if (index + 1 != connections_.size()) {
+    connections_[index] = std::move(connections_.back());
+    connections_[index]->loop_index_ = index;
+  }
+  connections_.pop_back();
+}
+
+int server_loop::run_once(std::chrono::milliseconds timeout) {
+  auto now = std::chrono::steady_clock::now();
+  if (next_tick_ == std::chrono::steady_clock::time_point{}) next_tick_ = now + owner_.tick_interval();
+  const auto until_tick = std::chrono::duration_cast<std::chrono::milliseconds>(next_tick_ - now) +
+                          std::chrono::milliseconds(1);
+  const int dispatched = events_.run_once(std::max(std::chrono::milliseconds(0), std::min(timeout, until_tick)));
+  now = events_.batch_time();
+  if (now >= next_tick_) {
+    tick(now);
+    next_tick_ = now + owner_.tick_interval();
+  }
+  ended_.clear();
+  return dispatched;
+}
+
+void server_loop::tick(std::chrono::steady_clock::time_point now) noexcept {
+  // Backwards: a connection that ends is swapped with the last one, which was checked already.
+  for (std::size_t i = connections_.size(); i-- > 0;) {
+    if (i < connections_.size()) connections_[i]->check_deadlines(now);
+  }
+  owner_.on_tick(*this, now);
+}
+
+void server_loop::start() {
+  thread_ = std::thread([this] {
+    while (!stopping_.load(std::memory_order_acquire)) {
+      try {
+        run_once(std::chrono::milliseconds(1000));
+      } catch (...) {
+        // epoll failed (it does not, short of a kernel bug): keep serving rather than die.
+      }
+    }
+  });
+}
+
+void server_loop::end_all(bool graceful) {
+  events_.post([this, graceful] {
+    while (!connections_.empty()) connections_.back()->end(graceful);
+  });
+}
+
+void server_loop::pause_all() {
+  events_.post([this] {
+    for (auto& connection : connections_) connection->pause_reading();
+  });
+}
+
+void server_loop::stop(bool graceful) noexcept {
+  if (stopping_.exchange(true)) return;
+  try {
+    end_all(graceful);
+  } catch (...) {
+  }
+  events_.wake();
+  if (thread_.joinable()) thread_.join();
+  // Whatever was posted and not yet run (the end_all above, adoptions) runs here, in this thread
+  // now that no other runs the loop.
+  try {
+    events_.run_once(std::chrono::milliseconds(0));
+    events_.run_once(std::chrono::milliseconds(0));
+  } catch (...) {
+  }
+  while (!connections_.empty()) connections_.back()->end(graceful);
+  ended_.clear();
+}
+
+}  // namespace switchyard::core

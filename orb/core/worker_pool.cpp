@@ -1,0 +1,130 @@
+#include "orb/core/worker_pool.h"
+
+#include "orb/core/server.h"
+#include "orb/core/server_connection.h"
+#include "orb/core/server_loop.h"
+
+namespace switchyard::core {
+
+namespace {
+
+// Loops test for room, then queue, each in its own thread: between the two another loop may
+// have queued one. Each loop overshoots by one at most; this many places cover them all.
+constexpr std::size_t overshoot_places = 256;
+// Copies of at most this size keep their buffer for the next request.
+constexpr std::size_t spare_buffer_limit = 64 * 1024;
+constexpr std::size_t max_spare_buffers = 64;
+
+}  // namespace
+
+worker_pool::worker_pool(server& owner, unsigned threads, std::size_t max_queued)
+    : owner_(owner), max_queued_(max_queued), ring_(max_queued + overshoot_places) {
+  threads_.reserve(threads);
+  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
+}
+
+worker_pool::~worker_pool() { stop(); }
+
+bool worker_pool::has_room(server_connection& connection) {
+  std::lock_guard lock(mutex_);
+  if (count_ < max_queued_) return true;
+  waiting_.push_back(connection.weak_from_this());
+  return false;
+}
+
+bool worker_pool::submit(std::shared_ptr<server_connection> connection, const giop::message_view& message) {
+  std::unique_lock lock(mutex_);
+  if (stopping_ || count_ == ring_.size()) return false;
+  std::vector<std::byte> bytes;
+  if (!spare_.empty()) {
+    bytes = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  lock.unlock();
+  bytes.assign(message.bytes.begin(), message.bytes.end());
+  // The copy's memory counts against the budget like a receive buffer.
+  const std::size_t reserved = bytes.capacity();
+  if (!owner_.budget().try_reserve(reserved)) return false;
+  lock.lock();
+  if (stopping_ || count_ == ring_.size()) {
+    owner_.budget().release(reserved);
+    return false;
+  }
+  item& slot = ring_[(head_ + count_) % ring_.size()];
+  slot.connection = std::move(connection);
+  slot.bytes = std::move(bytes);
+  slot.reserved = reserved;
+  ++count_;
+  lock.unlock();
+  ready_.notify_one();
+  return true;
+}
+
+void worker_pool::work() {
+  cdr::output_stream replies(4096);
+  instrument::probe_table& probes = owner_.lease_probe_table();
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    ready_.wait(lock, [this] { return stopping_ || count_ != 0; });
+    if (stopping_) break;
+    item taken = std::move(ring_[head_]);
+    head_ = (head_ + 1) % ring_.size();
+    --count_;
+    ++serving_;
+    // A place is free: the connection waiting longest may read again.
+    std::shared_ptr<server_connection> resumed;
+    while (!waiting_.empty() && !resumed) {
+      resumed = waiting_.front().lock();
+      waiting_.erase(waiting_.begin());
+    }
+    lock.unlock();
+    if (resumed) resumed->post_resume();
+    {
+      auto message = giop::make_message_view(taken.bytes, 0xffffffffu);
+      instrument::phase_timer timer(probes);
+      taken.connection->serve_queued(message, replies, timer);
+    }
+    taken.connection.reset();
+    owner_.budget().release(taken.reserved);
+    lock.lock();
+    --serving_;
+    if (taken.bytes.capacity() <= spare_buffer_limit && spare_.size() < max_spare_buffers)
+      spare_.push_back(std::move(taken.bytes));
+    if (count_ == 0 && serving_ == 0) drained_.notify_all();
+  }
+  lock.unlock();
+  owner_.give_back_probe_table(probes);
+}
+
+void worker_pool::drain(std::chrono::milliseconds limit) noexcept {
+  std::unique_lock lock(mutex_);
+  drained_.wait_for(lock, limit, [this] { return stopping_ || (count_ == 0 && serving_ == 0); });
+}
+
+void worker_pool::stop() noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+  }
+  ready_.notify_all();
+  drained_.notify_all();
+  for (auto& thread : threads_)
+    if (thread.joinable()) thread.join();
+  threads_.clear();
+  std::lock_guard lock(mutex_);
+  for (; count_ != 0; --count_) {
+    item& left = ring_[head_];
+    owner_.budget().release(left.reserved);
+    left = {};
+    head_ = (head_ + 1) % ring_.size();
+  }
+  waiting_.clear();
+}
+
+std::size_t worker_pool::queued() const {
+  std::lock_guard lock(mutex_);
+  return count_;
+}
+
+}  // namespace switchyard::core

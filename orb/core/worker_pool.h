@@ -1,0 +1,64 @@
+// The thread-pool model's workers (-ORBThreads N): event loops read and frame requests and queue
+// a copy of each here; N workers serve them and send the replies, so a slow servant holds one
+// worker, not a loop. The queue is bounded (-ORBMaxQueuedRequests, and the copies draw on the
+// server's buffer budget): when it is full a loop stops reading the connection that wanted more,
+// and resumes it when a worker frees a place (backpressure, not memory). Internal to orb/core.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "orb/giop/message_header.h"
+
+namespace switchyard::core {
+
+class server;
+class server_connection;
+
+class worker_pool {
+ public:
+  worker_pool(server& owner, unsigned threads, std::size_t max_queued);
+  ~worker_pool();
+  worker_pool(const worker_pool&) = delete;
+  worker_pool& operator=(const worker_pool&) = delete;
+
+  // A loop's thread: whether one more request may be queued now. If not, `connection` is
+  // resumed (resume_reading, posted to its loop) once a worker has taken a request.
+  bool has_room(server_connection& connection);
+  // A loop's thread: queues a copy of `message`; false if the budget refused the copy.
+  bool submit(std::shared_ptr<server_connection> connection, const giop::message_view& message);
+
+  // Waits, at most `limit`, until nothing is queued and no worker serves.
+  void drain(std::chrono::milliseconds limit) noexcept;
+  // Stops the workers (after the request each is serving) and drops what is still queued.
+  void stop() noexcept;
+  std::size_t queued() const;
+
+ private:
+  struct item {
+    std::shared_ptr<server_connection> connection;
+    std::vector<std::byte> bytes;
+    std::size_t reserved = 0;  // drawn from the budget for `bytes`
+  };
+  void work();
+
+  server& owner_;
+  std::size_t max_queued_;
+  mutable std::mutex mutex_;  // guards everything below
+  std::condition_variable ready_;   // an item was queued, or stopping
+  std::condition_variable drained_;  // the queue emptied and no worker serves
+  std::vector<item> ring_;  // a circular queue: no allocation per request
+  std::size_t head_ = 0;
+  std::size_t count_ = 0;
+  std::size_t serving_ = 0;
+  std::vector<std::vector<std::byte>> spare_;
+  std::vector<std::weak_ptr<server_connection>> waiting_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace switchyard::core
