@@ -26,16 +26,23 @@ message_reader::message_reader(std::uint32_t max_body_size, std::size_t initial_
 }
 
 message_reader::~message_reader() {
-  if (budget_ != nullptr) budget_->release(capacity_ + reassembly_reserved_);
+  if (budget_ != nullptr) budget_->release(drawn(capacity_) + reassembly_reserved_);
+}
+
+std::size_t message_reader::drawn(std::size_t capacity) const noexcept {
+  return capacity > initial_capacity_ ? capacity - initial_capacity_ : 0;
 }
 
 void message_reader::resize(std::size_t capacity) {
-  if (budget_ != nullptr && capacity > capacity_ && !budget_->try_reserve(capacity - capacity_))
+  // The initial capacity is every connection's floor, never refused: a peer sending small
+  // messages is served however full the budget is. Growth beyond it is drawn from the budget.
+  if (budget_ != nullptr && drawn(capacity) > drawn(capacity_) &&
+      !budget_->try_reserve(drawn(capacity) - drawn(capacity_)))
     throw_over_budget(*budget_);
   auto bigger = std::make_unique_for_overwrite<std::byte[]>(capacity);
   const std::size_t buffered = end_ - begin_;
   if (buffered != 0) std::memcpy(bigger.get(), buffer_.get() + begin_, buffered);
-  if (budget_ != nullptr && capacity < capacity_) budget_->release(capacity_ - capacity);
+  if (budget_ != nullptr && drawn(capacity) < drawn(capacity_)) budget_->release(drawn(capacity_) - drawn(capacity));
   buffer_ = std::move(bigger);
   capacity_ = capacity;
   begin_ = 0;

@@ -5,8 +5,10 @@
 //
 // Memory: the buffer grows with the octets that arrive (doubling when full), never ahead of them
 // to the size a header declares, so 13 octets declaring 64 MiB cost nothing. With a budget (the
-// server's), every octet of capacity, the reader's and its reassembler's, is drawn from it first;
-// when the budget is spent the read fails with IMP_LIMIT minor::buffer_limit.
+// server's), every octet of capacity beyond the initial one, the reader's and its reassembler's,
+// is drawn from it first; when the budget is spent the read fails with IMP_LIMIT
+// minor::buffer_limit. The initial capacity is a floor never refused, so small messages are
+// always read.
 #pragma once
 
 #include <cstddef>
@@ -73,6 +75,8 @@ class message_reader {
   // Octets still to come of the message whose header is buffered (a header's worth if unknown).
   std::size_t rest_of_message(std::size_t buffered) const noexcept;
   void resize(std::size_t capacity);
+  // What a buffer of `capacity` draws from the budget: what it has beyond the initial capacity.
+  std::size_t drawn(std::size_t capacity) const noexcept;
   // Brings the budget in line with the reassembler's memory after it changed.
   void account_reassembly();
 

@@ -256,9 +256,10 @@ void server_connection::send(std::span<const std::byte> message) {
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(pending_sent_));
     pending_sent_ = 0;
   }
+  // The first octets kept are the connection's floor; beyond them they draw on the budget.
   const std::size_t rest = message.size() - sent;
-  if (pending_.size() + rest > pending_reserved_) {
-    const std::size_t more = pending_.size() + rest - pending_reserved_;
+  if (pending_.size() + rest > pending_reserved_ + initial_receive_capacity) {
+    const std::size_t more = pending_.size() + rest - pending_reserved_ - initial_receive_capacity;
     if (!owner_.budget().try_reserve(more))
       throw SystemException(SystemExceptionKind::IMP_LIMIT, minor::buffer_limit, CompletionStatus::yes,
                             "no room for a reply to " + peer_address() + " that does not read its replies");

@@ -42,9 +42,10 @@ bool worker_pool::submit(std::shared_ptr<server_connection> connection, const gi
   }
   lock.unlock();
   bytes.assign(message.bytes.begin(), message.bytes.end());
-  // The copy's memory counts against the budget like a receive buffer.
-  const std::size_t reserved = bytes.capacity();
-  if (!owner_.budget().try_reserve(reserved)) return false;
+  // A large copy draws on the budget like a receive buffer; small ones are bounded by the
+  // queue's length (-ORBMaxQueuedRequests), so small requests are always taken.
+  const std::size_t reserved = bytes.capacity() > spare_buffer_limit ? bytes.capacity() : 0;
+  if (reserved != 0 && !owner_.budget().try_reserve(reserved)) return false;
   lock.lock();
   if (stopping_ || count_ == ring_.size()) {
     owner_.budget().release(reserved);
