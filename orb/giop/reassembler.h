@@ -13,6 +13,17 @@
 // raise MARSHAL minor::bad_message; the core answers both with MessageError and closes.
 // A CancelRequest ends the reassembly of the request it names (the spec's "no more fragments will
 // follow") and is passed on. Not thread-safe: one per connection, used by its reader.
+//
+// Alignment across 1.1 fragments (docs/design.md, "GIOP 1.1 fragments"): the data of a 1.1
+// Fragment is aligned relative to the Fragment itself and starts at its offset 12, so appending
+// it keeps every value where a reader of the whole message looks for it only when it lands at a
+// message offset that is 12 modulo 8 (the message before it has a length of 4 modulo 8). At any
+// other offset (omniORB's fragments are all multiples of 8) what follows reads differently by
+// type: 4 octets of padding before a double, or the next long. The reassembler cannot know the
+// types, so it hands out only the part that reads unambiguously: the message ends where the first
+// such fragment's data begins, and a decoder that needs more raises MARSHAL (read past the end)
+// instead of reading other values. Exempt: a rest too short to hold a value the shift could move
+// (less than 12 octets after a shift by 4; omniORB's empty last Fragment).
 #pragma once
 
 #include <cstddef>
@@ -37,6 +48,9 @@ class reassembler {
   struct result {
     outcome what = outcome::pending;
     message_view message;  // complete: the message to decode (valid until the next feed)
+    // 1.1: how many octets at the end were dropped because they cannot be read unambiguously
+    // (see above); 0 when the message is whole.
+    std::size_t dropped = 0;
   };
 
   // Takes one message whose header decode_header accepted.
@@ -54,12 +68,18 @@ class reassembler {
     std::uint32_t request_id = 0;  // 1.2; 1.1 finds it by decoding when it must
     message_header header;
     std::vector<std::byte> bytes;
+    // 1.1: where the first Fragment whose data lands off its own alignment begins (0: none yet),
+    // and the alignments (bits 2, 4, 8) that some such Fragment's data would be misread at.
+    std::size_t first_shift = 0;
+    std::uint8_t shifted_alignments = 0;
   };
 
   result start(const message_view& message);
   result continue_with(const message_view& message);
   void cancel(const message_view& message);
   void reserve_room(std::size_t more);
+  static void note_alignment(partial& p);
+  static std::size_t unambiguous_size(const partial& p) noexcept;
   std::vector<partial>::iterator find(std::uint32_t request_id);
 
   const protocol& impl_;

@@ -2,6 +2,8 @@
 // header goes through decode_header (bounded body size), each accepted message through the
 // reassembler (bounded total) and then the decoder for its type, whose views and body stream are
 // touched. Whatever the bytes, decoding either succeeds inside the buffer or raises MARSHAL.
+// A reassembled message is whole (its header's size is its length, no more-fragments bit), and a
+// 1.1 message only loses octets when a Fragment's data landed off its own alignment.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -101,9 +103,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     input = input.subspan(total);
     if (!r) r.emplace(*protocol_for(m.header.ver.minor), 1 << 18, 8);
     try {
+      const bool fragmented = m.header.type == message_type::fragment;
       reassembler::result result = r->feed(m);
-      if (result.what == reassembler::outcome::complete)
-        sink = sink + decode(*protocol_for(result.message.header.ver.minor), result.message);
+      if (result.what == reassembler::outcome::complete) {
+        const message_view& done = result.message;
+        if (done.bytes.size() != header_size + done.header.body_size) __builtin_trap();
+        if (fragmented && (done.header.more_fragments || decode_header(done.bytes).header.body_size !=
+                                                             done.header.body_size))
+          __builtin_trap();
+        if (result.dropped != 0 && (done.header.ver.minor != 1 || !fragmented)) __builtin_trap();
+        sink = sink + decode(*protocol_for(done.header.ver.minor), done);
+      }
     } catch (const SystemException& e) {
       if (e.kind() != SystemExceptionKind::MARSHAL) __builtin_trap();
     }
