@@ -26,7 +26,7 @@ message_reader::message_reader(std::uint32_t max_body_size, std::size_t initial_
 }
 
 message_reader::~message_reader() {
-  if (budget_ != nullptr) budget_->release(drawn(capacity_) + reassembly_reserved_);
+  if (budget_ != nullptr) budget_->release(drawn(capacity_));
 }
 
 std::size_t message_reader::drawn(std::size_t capacity) const noexcept {
@@ -36,34 +36,23 @@ std::size_t message_reader::drawn(std::size_t capacity) const noexcept {
 void message_reader::resize(std::size_t capacity) {
   // The initial capacity is every connection's floor, never refused: a peer sending small
   // messages is served however full the budget is. Growth beyond it is drawn from the budget.
-  if (budget_ != nullptr && drawn(capacity) > drawn(capacity_) &&
-      !budget_->try_reserve(drawn(capacity) - drawn(capacity_)))
-    throw_over_budget(*budget_);
-  auto bigger = std::make_unique_for_overwrite<std::byte[]>(capacity);
+  // While the octets are copied both buffers exist: the new one is drawn whole, then the old
+  // one given back, so the budget bounds the peak too.
+  if (budget_ != nullptr && !budget_->try_reserve(drawn(capacity))) throw_over_budget(*budget_);
+  page_block bigger;
+  try {
+    bigger = page_block(capacity);
+  } catch (...) {
+    if (budget_ != nullptr) budget_->release(drawn(capacity));
+    throw;
+  }
   const std::size_t buffered = end_ - begin_;
   if (buffered != 0) std::memcpy(bigger.get(), buffer_.get() + begin_, buffered);
-  if (budget_ != nullptr && drawn(capacity) < drawn(capacity_)) budget_->release(drawn(capacity_) - drawn(capacity));
+  if (budget_ != nullptr) budget_->release(drawn(capacity_));
   buffer_ = std::move(bigger);
   capacity_ = capacity;
   begin_ = 0;
   end_ = buffered;
-}
-
-void message_reader::account_reassembly() {
-  if (budget_ == nullptr) return;
-  const std::size_t now = reassembler_ ? reassembler_->memory_in_use() : 0;
-  if (now > reassembly_reserved_) {
-    if (!budget_->try_reserve(now - reassembly_reserved_)) {
-      reassembler_->clear();
-      const std::size_t left = reassembler_->memory_in_use();
-      budget_->release(reassembly_reserved_ > left ? reassembly_reserved_ - left : 0);
-      reassembly_reserved_ = std::min(reassembly_reserved_, left);
-      throw_over_budget(*budget_);
-    }
-  } else {
-    budget_->release(reassembly_reserved_ - now);
-  }
-  reassembly_reserved_ = now;
 }
 
 message_reader::result message_reader::next() {
@@ -93,10 +82,10 @@ message_reader::result message_reader::next() {
     }
     if (!reassembler_) {
       const giop::protocol* protocol = giop::protocol_for(message.header.ver.minor);
-      reassembler_.emplace(*protocol, max_body_size_ + giop::header_size);
+      reassembler_.emplace(*protocol, max_body_size_ + giop::header_size, giop::reassembler::default_max_partials,
+                           budget_);
     }
     auto fed = reassembler_->feed(message);
-    account_reassembly();
     if (fed.what == giop::reassembler::outcome::complete) {
       out.what = status::message;
       out.message = fed.message;
@@ -164,10 +153,7 @@ void message_reader::trim() noexcept {
       // Out of memory for the smaller buffer: keep the larger one.
     }
   }
-  if (reassembler_ && reassembler_->partial_count() == 0) {
-    reassembler_.reset();
-    account_reassembly();
-  }
+  if (reassembler_ && reassembler_->partial_count() == 0) reassembler_.reset();
 }
 
 }  // namespace switchyard::core

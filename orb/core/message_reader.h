@@ -16,7 +16,8 @@
 #include <memory>
 #include <optional>
 
-#include "orb/core/buffer_budget.h"
+#include "orb/base/buffer_budget.h"
+#include "orb/base/page_allocator.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/reassembler.h"
 #include "transports/connection.h"
@@ -77,19 +78,16 @@ class message_reader {
   void resize(std::size_t capacity);
   // What a buffer of `capacity` draws from the budget: what it has beyond the initial capacity.
   std::size_t drawn(std::size_t capacity) const noexcept;
-  // Brings the budget in line with the reassembler's memory after it changed.
-  void account_reassembly();
 
   std::uint32_t max_body_size_;
   std::size_t initial_capacity_;
   buffer_budget* budget_;
-  std::unique_ptr<std::byte[]> buffer_;
+  page_block buffer_;
   std::size_t capacity_ = 0;
   std::size_t begin_ = 0;    // first unread octet
   std::size_t end_ = 0;      // one past the last received octet
   std::size_t release_ = 0;  // octets of the message handed out last, consumed at the next call
   std::optional<giop::reassembler> reassembler_;
-  std::size_t reassembly_reserved_ = 0;  // drawn from the budget for the reassembler
 };
 
 }  // namespace switchyard::core

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "orb/core/buffer_budget.h"
+#include "orb/base/buffer_budget.h"
 #include "orb/core/connection_threads.h"
 #include "orb/core/orb_options.h"
 #include "orb/ior/object_reference.h"

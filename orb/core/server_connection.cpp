@@ -301,7 +301,7 @@ bool server_connection::flush_pending() noexcept {
     if (pending_.capacity() > initial_receive_capacity) {
       owner_.budget().release(pending_reserved_);
       pending_reserved_ = 0;
-      std::vector<std::byte>().swap(pending_);
+      decltype(pending_)().swap(pending_);
     }
     output_blocked_.store(false);
   }

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <vector>
 
+#include "orb/base/page_allocator.h"
 #include "orb/core/message_reader.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/protocol.h"
@@ -115,7 +116,8 @@ class server_connection final : public transports::io_handler,
   std::atomic<bool> serving_{false};         // dedicated: inside a request (seq_cst with close_requested_)
 
   std::mutex send_mutex_;
-  std::vector<std::byte> pending_;  // event loop: reply octets the socket has not taken yet
+  // Event loop: reply octets the socket has not taken yet.
+  std::vector<std::byte, page_allocator<std::byte>> pending_;
   std::size_t pending_sent_ = 0;    // of pending_, already sent
   std::size_t pending_reserved_ = 0;  // drawn from the budget for pending_
   std::atomic<bool> output_blocked_{false};

@@ -35,7 +35,7 @@ bool worker_pool::has_room(server_connection& connection) {
 bool worker_pool::submit(std::shared_ptr<server_connection> connection, const giop::message_view& message) {
   std::unique_lock lock(mutex_);
   if (stopping_ || count_ == ring_.size()) return false;
-  std::vector<std::byte> bytes;
+  octet_buffer bytes;
   if (!spare_.empty()) {
     bytes = std::move(spare_.back());
     spare_.pop_back();

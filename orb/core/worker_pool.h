@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "orb/base/page_allocator.h"
 #include "orb/giop/message_header.h"
 
 namespace switchyard::core {
@@ -39,9 +40,10 @@ class worker_pool {
   std::size_t queued() const;
 
  private:
+  using octet_buffer = std::vector<std::byte, page_allocator<std::byte>>;
   struct item {
     std::shared_ptr<server_connection> connection;
-    std::vector<std::byte> bytes;
+    octet_buffer bytes;
     std::size_t reserved = 0;  // drawn from the budget for `bytes`
   };
   void work();
@@ -55,7 +57,7 @@ class worker_pool {
   std::size_t head_ = 0;
   std::size_t count_ = 0;
   std::size_t serving_ = 0;
-  std::vector<std::vector<std::byte>> spare_;
+  std::vector<octet_buffer> spare_;
   std::vector<std::weak_ptr<server_connection>> waiting_;
   bool stopping_ = false;
   std::vector<std::thread> threads_;

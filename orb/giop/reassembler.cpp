@@ -17,15 +17,43 @@ namespace {
 
 }  // namespace
 
+reassembler::~reassembler() {
+  clear();
+  release(completed_);
+}
+
 void reassembler::clear() noexcept {
+  for (partial& p : partials_) release(p.bytes);
   partials_.clear();
   buffered_ = 0;
 }
 
-std::size_t reassembler::memory_in_use() const noexcept {
-  std::size_t total = completed_.capacity();
-  for (const partial& p : partials_) total += p.bytes.capacity();
-  return total;
+void reassembler::grow(octet_buffer& bytes, std::size_t more) {
+  const std::size_t needed = bytes.size() + more;
+  if (needed <= bytes.capacity()) return;
+  // Both buffers exist while the octets move: the new one is drawn whole, then the old one
+  // given back, so the budget bounds the peak too.
+  const std::size_t capacity = std::max(needed, bytes.capacity() * 2);
+  const std::size_t old_capacity = bytes.capacity();
+  if (budget_ != nullptr && !budget_->try_reserve(capacity))
+    throw SystemException(SystemExceptionKind::IMP_LIMIT, minor::buffer_limit, CompletionStatus::no,
+                          "the server's buffers for incoming messages are full (-ORBMaxBufferedBytes " +
+                              std::to_string(budget_->limit()) + ")");
+  try {
+    bytes.reserve(capacity);
+  } catch (...) {
+    if (budget_ != nullptr) budget_->release(capacity);
+    throw;
+  }
+  if (budget_ != nullptr) budget_->release(old_capacity);
+  held_ += capacity - old_capacity;
+}
+
+void reassembler::release(octet_buffer& bytes) noexcept {
+  const std::size_t capacity = bytes.capacity();
+  octet_buffer().swap(bytes);
+  if (budget_ != nullptr) budget_->release(capacity);
+  held_ -= std::min(held_, capacity);
 }
 
 std::vector<reassembler::partial>::iterator reassembler::find(std::uint32_t request_id) {
@@ -75,6 +103,12 @@ reassembler::result reassembler::start(const message_view& message) {
   partial& p = partials_.emplace_back();
   p.request_id = request_id;
   p.header = message.header;
+  try {
+    grow(p.bytes, message.bytes.size());
+  } catch (...) {
+    partials_.pop_back();
+    throw;
+  }
   p.bytes.assign(message.bytes.begin(), message.bytes.end());
   buffered_ += message.bytes.size();
   return {outcome::pending, {}};
@@ -102,8 +136,10 @@ reassembler::result reassembler::continue_with(const message_view& message) {
       std::min(impl_.fragment_header_size(), message.body().size()));
   try {
     reserve_room(data.size());
+    grow(it->bytes, data.size());
   } catch (...) {
     buffered_ -= it->bytes.size();
+    release(it->bytes);
     partials_.erase(it);
     throw;
   }
@@ -115,6 +151,7 @@ reassembler::result reassembler::continue_with(const message_view& message) {
   // The last fragment: hand out the message as if it had never been fragmented, as far as it
   // reads unambiguously (1.1; a 1.2 message always does).
   std::size_t keep = unambiguous_size(*it);
+  release(completed_);
   completed_ = std::move(it->bytes);
   message_header header = it->header;
   buffered_ -= completed_.size();
@@ -158,6 +195,7 @@ void reassembler::cancel(const message_view& message) {
     auto it = find(request_id);
     if (it == partials_.end()) return;
     buffered_ -= it->bytes.size();
+    release(it->bytes);
     partials_.erase(it);
     return;
   }

@@ -30,6 +30,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "orb/base/buffer_budget.h"
+#include "orb/base/page_allocator.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/protocol.h"
 
@@ -37,12 +39,20 @@ namespace switchyard::giop {
 
 class reassembler {
  public:
+  // Partial messages can be large: their pages go back to the system when freed.
+  using octet_buffer = std::vector<std::byte, page_allocator<std::byte>>;
+
   static constexpr std::size_t default_max_total_size = 64u << 20;
   static constexpr std::size_t default_max_partials = 64;
 
+  // With a budget (the server's), every octet of buffer is drawn from it before the buffer grows;
+  // when it is spent, feed() raises IMP_LIMIT minor::buffer_limit.
   explicit reassembler(const protocol& impl, std::size_t max_total_size = default_max_total_size,
-                       std::size_t max_partials = default_max_partials)
-      : impl_(impl), max_total_size_(max_total_size), max_partials_(max_partials) {}
+                       std::size_t max_partials = default_max_partials, buffer_budget* budget = nullptr)
+      : impl_(impl), max_total_size_(max_total_size), max_partials_(max_partials), budget_(budget) {}
+  ~reassembler();
+  reassembler(const reassembler&) = delete;
+  reassembler& operator=(const reassembler&) = delete;
 
   enum class outcome : std::uint8_t { complete, pending };
   struct result {
@@ -58,16 +68,16 @@ class reassembler {
 
   std::size_t partial_count() const noexcept { return partials_.size(); }
   std::size_t buffered_size() const noexcept { return buffered_; }
-  // Octets of memory held: the partial messages' buffers and the last completed message's (for
-  // a server-wide budget).
-  std::size_t memory_in_use() const noexcept;
+  // Octets of buffer held: the partial messages' and the last completed message's.
+  std::size_t memory_in_use() const noexcept { return held_; }
+  // Forgets the partial messages (the last completed one stays readable).
   void clear() noexcept;
 
  private:
   struct partial {
     std::uint32_t request_id = 0;  // 1.2; 1.1 finds it by decoding when it must
     message_header header;
-    std::vector<std::byte> bytes;
+    octet_buffer bytes;
     // 1.1: where the first Fragment whose data lands off its own alignment begins (0: none yet),
     // and the alignments (bits 2, 4, 8) that some such Fragment's data would be misread at.
     std::size_t first_shift = 0;
@@ -78,6 +88,10 @@ class reassembler {
   result continue_with(const message_view& message);
   void cancel(const message_view& message);
   void reserve_room(std::size_t more);
+  // Makes room for `more` octets in `bytes`, drawing the growth from the budget first.
+  void grow(octet_buffer& bytes, std::size_t more);
+  // Frees `bytes` and gives its octets back.
+  void release(octet_buffer& bytes) noexcept;
   static void note_alignment(partial& p);
   static std::size_t unambiguous_size(const partial& p) noexcept;
   std::vector<partial>::iterator find(std::uint32_t request_id);
@@ -87,7 +101,9 @@ class reassembler {
   std::size_t max_partials_;
   std::size_t buffered_ = 0;
   std::vector<partial> partials_;
-  std::vector<std::byte> completed_;
+  octet_buffer completed_;
+  buffer_budget* budget_;
+  std::size_t held_ = 0;  // capacity of every buffer here, drawn from the budget
 };
 
 }  // namespace switchyard::giop

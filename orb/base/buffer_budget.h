@@ -1,13 +1,14 @@
-// The server-wide budget of octets held for incoming messages: every server connection's receive
-// buffer and reassembly, and the requests queued for the worker pool, draw on one budget
-// (-ORBMaxBufferedBytes), so that no number of peers declaring huge messages can make the server
-// allocate more than that. Internal to orb/core. Thread-safe (one atomic counter).
+// A budget of octets that buffers draw on before they grow: the server's one budget
+// (-ORBMaxBufferedBytes) for every connection's receive buffer and reassembly (orb/giop), the
+// requests queued for its workers and the replies its peers have not read (orb/core), so that no
+// number of peers declaring huge messages makes the server allocate more. Internal to the ORB.
+// Thread-safe (one atomic counter).
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 
-namespace switchyard::core {
+namespace switchyard {
 
 class buffer_budget {
  public:
@@ -32,4 +33,4 @@ class buffer_budget {
   std::atomic<std::size_t> in_use_{0};
 };
 
-}  // namespace switchyard::core
+}  // namespace switchyard
