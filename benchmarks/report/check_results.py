@@ -18,6 +18,8 @@ REQUIRED = {
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
                                 "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket"],
                 "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns"]},
+    "soak": {"soak.csv": ["model", "phase", "requests_done", "elapsed_s", "rss_kb", "descriptors", "threads",
+                          "failures", "servants", "clients"]},
     "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds",
                           "mbps", "mbps_min", "mbps_max", "ratio_to_socket"]},
 }
@@ -85,6 +87,18 @@ def main():
         for s in ("switchyard", "socket", "ace"):
             if s not in {r["series"] for r in rows}:
                 fail(f"ttcp.csv lacks the {s} series")
+    if command == "soak":
+        with open(os.path.join(out_dir, "soak.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        for model in ("adaptive", "reactive", "thread-per-connection", "thread-pool"):
+            phases = [r["phase"] for r in rows if r["model"] == model]
+            if phases != ["start", "middle", "end"]:
+                fail(f"soak.csv: {model} has phases {phases}")
+        for r in rows:
+            if r["failures"] != "0":
+                fail(f"soak.csv: {r['model']} {r['phase']}: {r['failures']} failed requests")
+            if int(r["rss_kb"]) <= 0 or int(r["descriptors"]) <= 0 or int(r["threads"]) <= 0:
+                fail(f"soak.csv: {r['model']} {r['phase']}: resources not sampled")
     if not os.path.exists(os.path.join(out_dir, "summary.md")):
         fail("summary.md missing")
     print("check_results: ok")

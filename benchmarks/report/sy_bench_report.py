@@ -283,6 +283,32 @@ def ttcp_section(out_dir, rows, pngs):
     return "\n".join(text)
 
 
+def soak_section(rows):
+    text = ["## Soak: requests over many servants from several clients, per concurrency model\n"]
+    models = []
+    for r in rows:
+        if r["model"] not in models:
+            models.append(r["model"])
+    lines = []
+    for m in models:
+        by_phase = {r["phase"]: r for r in rows if r["model"] == m}
+        start, end = by_phase.get("start"), by_phase.get("end")
+        if not start or not end:
+            continue
+        rss0, rss1 = int(start["rss_kb"]), int(end["rss_kb"])
+        change = 100.0 * (rss1 - rss0) / rss0 if rss0 else 0.0
+        rate = int(end["requests_done"]) / float(end["elapsed_s"]) if float(end["elapsed_s"]) > 0 else 0.0
+        lines.append(f"- {m}: {int(end['requests_done']):,} requests over {end['servants']} servants from "
+                     f"{end['clients']} clients in {end['elapsed_s']} s ({rate:,.0f}/s), {end['failures']} failures; "
+                     f"RSS {rss0:,} -> {rss1:,} kB ({change:+.2f}%), descriptors {start['descriptors']} -> "
+                     f"{end['descriptors']}, threads {start['threads']} -> {end['threads']}")
+    text.append("\n".join(lines) + "\n")
+    table = [[r["model"], r["phase"], r["requests_done"], r["elapsed_s"], r["rss_kb"], r["descriptors"], r["threads"],
+              r["failures"]] for r in rows]
+    text.append(md_table(["model", "phase", "requests", "s", "RSS kB", "descriptors", "threads", "failures"], table))
+    return "\n".join(text)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -299,6 +325,9 @@ def main():
     ttcp = read(os.path.join(out_dir, "ttcp.csv"))
     if ttcp:
         sections.append(ttcp_section(out_dir, ttcp, pngs))
+    soak = read(os.path.join(out_dir, "soak.csv"))
+    if soak:
+        sections.append(soak_section(soak))
     if not sections:
         print(f"report: no sy-bench CSV in {out_dir}", file=sys.stderr)
         return 1

@@ -191,6 +191,8 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   if (auto it = named.find("url/echo"); it != named.end()) echo_url_ = it->second;
 }
 
+pid_t bench_server::pid() const noexcept { return process_.running() ? process_.pid() : ::getpid(); }
+
 int bench_server::stop() {
   int status = 0;
   if (local_orb_) {

@@ -47,6 +47,8 @@ class bench_server {
   const std::string& echo_url() const noexcept { return echo_url_; }
   // "corbaloc:iiop:1.2@127.0.0.1:port/key" of ttcp/0 (empty for other transports).
   const std::string& first_url() const noexcept { return first_url_; }
+  // The server's process id (this process's when collocated), for watching its resources.
+  pid_t pid() const noexcept;
   // In collocated mode, the server's ORB (the client uses it too); otherwise null.
   const std::shared_ptr<switchyard::orb>& local_orb() const noexcept { return local_orb_; }
 

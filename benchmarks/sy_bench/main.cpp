@@ -22,6 +22,8 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--samples N] [--servants N] [--invocation ...] [--series switchyard,socket,ace,omniorb]
   ttcp    [--types octet,...] [--buffers 1K,...,128K] [--queues 8K,64K,default] [--total-bytes 64M]
           [--repeats 5] [--series switchyard,socket,ace,omniorb]
+  soak    [--requests 10000000] [--servants 1000] [--clients 4]
+          [--models adaptive,reactive,thread-per-connection,thread-pool]
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
 --no-object-id-table (server, demux): perfect servant demux by the run-time hash alone, without the
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
     if (command == "demux") return switchyard::bench::demux_main(args);
     if (command == "latency") return switchyard::bench::latency_main(args);
     if (command == "ttcp") return switchyard::bench::ttcp_main(args);
+    if (command == "soak") return switchyard::bench::soak_main(args);
     if (command == "report") return switchyard::bench::report_main(args);
     std::cerr << "sy-bench: unknown subcommand '" << command << "'\n" << usage;
     return 2;
