@@ -51,8 +51,10 @@ void adapter_registry::unbind_key(std::string_view plain_key) {
 }
 
 void adapter_registry::deactivate_all() noexcept {
-  std::shared_lock lock(mutex_);
-  for (auto& adapter : owned_adapters_) adapter->deactivate_all();
+  // Adapters are never removed, so the pointers stay good after the lock: each adapter takes its
+  // own lock outside ours (create_child takes them the other way round).
+  const std::uint32_t count = adapter_count_.load(std::memory_order_acquire);
+  for (std::uint32_t i = 0; i < count; ++i) adapters_[i].load(std::memory_order_acquire)->deactivate_all();
 }
 
 bool adapter_registry::object_exists(std::string_view object_key) {

@@ -235,7 +235,7 @@ TEST_CASE("a servant's forward_request sends the client elsewhere (LOCATION_FORW
   auto target_ref = root.activate_with_id("real", target);
   struct forwarding final : hand::ttcp_sequence_skeleton {
     object_ref to;
-    int calls = 0;
+    std::atomic<int> calls{0};  // written by the server's thread (TSan cannot see the socket order)
     void sendStructSeq_2way(const std::vector<hand::BinStruct>&) override { ++calls; throw forward_request(to); }
     void sendOctetSeq_2way(const std::vector<std::uint8_t>&) override { ++calls; throw forward_request(to); }
     void sendNoParams_2way() override { ++calls; throw forward_request(to); }
@@ -321,6 +321,7 @@ TEST_CASE("shutdown(true) from inside a request is BAD_INV_ORDER; shutdown(false
   auto client = client_orb();
   hand::probe_stub stub(client->string_to_object(ior));
   CHECK(system_exception_of([&] { stub.echo_long(1); }).kind() == SystemExceptionKind::BAD_INV_ORDER);
+  server.stop();  // the servant's thread is joined before its ORB pointer goes
   s->server_orb.reset();
 }
 

@@ -17,6 +17,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// Under a sanitizer the server's resident memory is mostly shadow memory and quarantine: the
+// memory bounds are checked by the plain build only; everything else is checked in both.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool check_memory = false;
+#else
+constexpr bool check_memory = true;
+#endif
+
 int scale() {
   const char* text = std::getenv("ROBUSTNESS_SCALE");
   return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 1;
@@ -43,6 +51,8 @@ struct arena {
     std::this_thread::sleep_for(100ms);
     INFO("server: " << server.exit_description() << "\n" << server.log());
     REQUIRE(server.alive());
+    // A sanitizer build's server reports races and errors on its stderr and goes on.
+    CHECK(server.log().find("Sanitizer") == std::string::npos);
     client.stop();
     INFO("client: " << client.calls() << " calls, " << client.failures() << " failures; last error: "
                     << client.last_error());
@@ -52,7 +62,7 @@ struct arena {
     std::fprintf(stderr, "  %-24s peak RSS +%zu kB (bound +%zu kB), client %d calls, %d failures\n",
                  Catch::getResultCapture().getCurrentTestName().c_str(), server.peak_rss_kb() - base_rss_kb,
                  allowed_growth_kb, client.calls(), client.failures());
-    CHECK(server.peak_rss_kb() <= base_rss_kb + allowed_growth_kb);
+    if (check_memory) CHECK(server.peak_rss_kb() <= base_rss_kb + allowed_growth_kb);
   }
 
   server_process server;
@@ -292,6 +302,6 @@ TEST_CASE("connections come and go by the thousand without the server growing", 
   std::this_thread::sleep_for(300ms);
   const std::size_t after = a.server.rss_kb();
   INFO("RSS " << warm << " kB after 500 connections, " << after << " kB after " << 4000 * scale() << " more");
-  CHECK(after <= warm + 2 * 1024);  // 1.6 kB a connection would be 6 MB
+  if (check_memory) CHECK(after <= warm + 2 * 1024);  // 1.6 kB a connection would be 6 MB
   a.check(32 * 1024);
 }
