@@ -83,6 +83,9 @@ class connection {
   // Ends both directions now without releasing the descriptor (shutdown(2)): a thread blocked in
   // a receive or send on it returns. Any thread; the descriptor stays the connection's.
   virtual void shut_down() noexcept = 0;
+  // Ends receiving only (shutdown(2) SHUT_RD): a blocked receive returns as if the peer had
+  // closed, and the connection can still send (a goodbye).
+  virtual void shut_down_receiving() noexcept = 0;
 
   // Endpoint-style strings for logs and errors: "iiop://127.0.0.1:40112", "uiop:///tmp/s".
   virtual const std::string& local_address() const noexcept = 0;

@@ -93,6 +93,10 @@ void socket_connection::shut_down() noexcept {
   if (handle_ != invalid_handle) ::shutdown(handle_, SHUT_RDWR);
 }
 
+void socket_connection::shut_down_receiving() noexcept {
+  if (handle_ != invalid_handle) ::shutdown(handle_, SHUT_RD);
+}
+
 void socket_connection::set_io_timeouts(std::chrono::milliseconds send, std::chrono::milliseconds receive) {
   auto as_timeval = [](std::chrono::milliseconds ms) {
     timeval value{};

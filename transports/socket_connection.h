@@ -22,6 +22,7 @@ class socket_connection : public connection {
   std::ptrdiff_t recv_now(void* data, std::size_t capacity) final;
   void set_io_timeouts(std::chrono::milliseconds send, std::chrono::milliseconds receive) final;
   void shut_down() noexcept final;
+  void shut_down_receiving() noexcept final;
   void close() noexcept final;
   bool is_open() const noexcept final { return handle_ != invalid_handle; }
   native_handle handle() const noexcept final { return handle_; }

@@ -238,12 +238,16 @@ void server_connection::serve_locate_request(const giop::message_view& message,
 // ---- Sending -----------------------------------------------------------------------------------
 
 void server_connection::send(std::span<const std::byte> message) {
-  std::unique_lock lock(send_mutex_);
   if (loop_ == nullptr) {
-    // A dedicated thread: blocking, each wait bounded by the send timeout (SO_SNDTIMEO).
+    // A dedicated thread: the only one that sends on its connection, blocking, each wait
+    // bounded by the send timeout (SO_SNDTIMEO).
     connection_->send(message.data(), message.size());
     return;
   }
+  // An event loop's connection: workers (the thread pool) send beside the loop; served inline,
+  // the loop's thread alone sends.
+  std::unique_lock lock(send_mutex_, std::defer_lock);
+  if (owner_.pool() != nullptr) lock.lock();
   std::size_t sent = 0;
   if (pending_sent_ == pending_.size()) {
     const transports::const_buffer whole{message.data(), message.size()};
@@ -267,7 +271,7 @@ void server_connection::send(std::span<const std::byte> message) {
   }
   pending_.insert(pending_.end(), message.begin() + static_cast<std::ptrdiff_t>(sent), message.end());
   if (output_blocked_.exchange(true)) return;
-  lock.unlock();
+  if (lock.owns_lock()) lock.unlock();
   if (loop_->events().in_loop_thread()) {
     output_blocked_since_ = loop_->events().batch_time();
     update_interest();
@@ -319,8 +323,9 @@ void server_connection::send_message_error(const giop::protocol& protocol) noexc
     auto mark = protocol.begin_message_error(out);
     auto message = giop::protocol::finish(out, mark);
     const transports::const_buffer whole{message.data(), message.size()};
+    // Best effort, never waiting: the peer is about to be disconnected anyway. Only a worker
+    // may be sending beside us (the lock is free otherwise).
     std::unique_lock lock(send_mutex_, std::try_to_lock);
-    // Best effort, never waiting: the peer is about to be disconnected anyway.
     if (lock.owns_lock() && pending_sent_ == pending_.size()) connection_->send_now({&whole, 1});
   } catch (...) {
   }
@@ -363,11 +368,12 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
     connection_->set_io_timeouts(limits.send_timeout, tick);
     for (;;) {
       const auto got = reader_.receive_now(*connection_);
-      if (got == message_reader::received::closed) break;
+      // Asked to close (the asker ended our receiving): before the peer's close, which it looks like.
       if (close_requested_.load()) {
         graceful = close_gracefully_.load();
         break;
       }
+      if (got == message_reader::received::closed) break;
       if (got == message_reader::received::nothing) {
         // A tick without octets: deadlines.
         if (reader_.inside_message()) {
@@ -643,12 +649,13 @@ void server_connection::request_close(bool graceful) noexcept {
     }
     return;
   }
-  // A dedicated thread: it ends the connection itself, after the request it is serving if any.
+  // A dedicated thread: it ends the connection itself, after the request it is serving if any,
+  // and says CloseConnection itself (it alone sends). Waking it ends only its receiving.
   close_gracefully_.store(graceful);
   close_requested_.store(true);
   if (!serving_.load()) {
-    if (graceful) send_close_connection();
-    connection_->shut_down();
+    if (graceful) connection_->shut_down_receiving();
+    else connection_->shut_down();
   }
 }
 
