@@ -46,9 +46,11 @@ std::string temp_dir() {
 }
 
 // The ORBs, started once; the object key of each one's probe (all the same id).
+// Never destroyed (the atexit handler stops them instead, before exit's other work).
 std::vector<served_orb>& servers() {
-  static std::vector<served_orb> all = [] {
-    std::vector<served_orb> made;
+  static std::vector<served_orb>* all = [] {
+    auto* made_list = new std::vector<served_orb>;
+    auto& made = *made_list;
     const std::string dir = temp_dir();
     for (std::size_t i = 0; i < models.size(); ++i) {
       served_orb s;
@@ -64,9 +66,17 @@ std::vector<served_orb>& servers() {
       made.push_back(std::move(s));
     }
     for (auto& s : made) s.thread = std::thread([orb = s.orb] { orb->run(); });
-    return made;
+    // libFuzzer ends the process with exit(): the ORBs stop and their threads are joined first.
+    std::atexit([] {
+      for (auto& s : servers()) {
+        s.orb->shutdown(false);
+        if (s.thread.joinable()) s.thread.join();
+        s.orb->destroy();
+      }
+    });
+    return made_list;
   }();
-  return all;
+  return *all;
 }
 
 int connect_to(const std::string& path) {
