@@ -68,6 +68,26 @@ constexpr std::uint32_t max_in_flight_per_connection = 32;
 // messages grow it as their octets arrive.
 constexpr std::size_t initial_receive_capacity = 8 * 1024;
 
+// Hands the complete messages buffered, one by one, to `take` until none is left or `go_on()`
+// says stop; `bad_header` gets a header that cannot be read. False when the connection must end
+// (a bad header, or `take` said so). Every driver serves through it.
+template <class GoOn, class Take, class BadHeader>
+bool take_buffered(message_reader& reader, instrument::phase_timer& timer, GoOn go_on, Take take,
+                   BadHeader bad_header) {
+  while (go_on()) {
+    auto next = reader.next();
+    if (next.what == message_reader::status::need_more) return true;
+    if (next.what == message_reader::status::bad_header) {
+      bad_header(next.header);
+      return false;
+    }
+    if (!take(next.message)) return false;
+    if (!reader.has_unread()) return true;  // the usual case: one request per receive
+    timer.restart();
+  }
+  return true;
+}
+
 }  // namespace
 
 // The reply_sink of one request: writes the reply header into `out` on demand.
@@ -401,22 +421,10 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
         graceful = close_gracefully_.load();
         break;
       }
-      bool keep = true;
-      for (;;) {
-        auto next = reader_.next();
-        if (next.what == message_reader::status::need_more) break;
-        if (next.what == message_reader::status::bad_header) {
-          answer_bad_header(next.header);
-          keep = false;
-          break;
-        }
-        if (!serve(next.message, replies, timer)) {
-          keep = false;
-          break;
-        }
-        if (!reader_.has_unread()) break;  // the usual case: one request per receive
-        timer.restart();
-      }
+      const bool keep = take_buffered(
+          reader_, timer, [] { return true; },
+          [&](const giop::message_view& message) { return serve(message, replies, timer); },
+          [&](const giop::header_result& header) { answer_bad_header(header); });
       serving_.store(false);
       if (!keep) break;
       if (close_requested_.load()) {
@@ -499,45 +507,33 @@ bool server_connection::serve_buffered() {
 
 bool server_connection::serve_buffered(instrument::phase_timer& timer) {
   worker_pool* pool = owner_.pool();
-  bool keep = true;
-  while (!output_blocked_.load(std::memory_order_relaxed) && !paused_for_shutdown_) {
-    if (pool != nullptr) {
-      if (in_flight_.load() >= max_in_flight_per_connection) {
-        waiting_for_pool_.store(true);
-        // A worker may have finished between the load and the store: look again.
-        if (in_flight_.load() >= max_in_flight_per_connection || !waiting_for_pool_.exchange(false)) {
-          paused_for_pool_ = true;
-          break;
-        }
-      }
-      if (!pool->has_room(*this)) {
+  // Read on while the peer takes our replies, and, for the pool, while it has room.
+  auto go_on = [&] {
+    if (output_blocked_.load(std::memory_order_relaxed) || paused_for_shutdown_) return false;
+    if (pool == nullptr) return true;
+    if (in_flight_.load() >= max_in_flight_per_connection) {
+      waiting_for_pool_.store(true);
+      // A worker may have finished between the load and the store: look again.
+      if (in_flight_.load() >= max_in_flight_per_connection || !waiting_for_pool_.exchange(false)) {
         paused_for_pool_ = true;
-        break;
+        return false;
       }
     }
-    auto next = reader_.next();
-    if (next.what == message_reader::status::need_more) break;
-    if (next.what == message_reader::status::bad_header) {
-      answer_bad_header(next.header);
-      keep = false;
-      break;
-    }
-    if (pool != nullptr) {
-      in_flight_.fetch_add(1);
-      if (!pool->submit(shared_from_this(), next.message)) {
-        in_flight_.fetch_sub(1);
-        send_message_error(*giop::protocol_for(next.message.header.ver.minor));
-        keep = false;
-        break;
-      }
-    } else if (!serve(next.message, loop_->replies(), timer)) {
-      keep = false;
-      break;
-    }
-    if (!reader_.has_unread()) break;
-    timer.restart();
-  }
-  if (!keep) return false;
+    if (pool->has_room(*this)) return true;
+    paused_for_pool_ = true;
+    return false;
+  };
+  auto take = [&](const giop::message_view& message) {
+    if (pool == nullptr) return serve(message, loop_->replies(), timer);
+    in_flight_.fetch_add(1);
+    if (pool->submit(shared_from_this(), message)) return true;
+    in_flight_.fetch_sub(1);
+    send_message_error(*giop::protocol_for(message.header.ver.minor));
+    return false;
+  };
+  if (!take_buffered(reader_, timer, go_on, take,
+                     [&](const giop::header_result& header) { answer_bad_header(header); }))
+    return false;
   note_message_progress(loop_->events().batch_time());
   update_interest();
   return true;
