@@ -25,6 +25,14 @@ struct const_buffer {
   std::size_t size;
 };
 
+// How far a send_gather_until got: whole when `error` is 0.
+struct send_result {
+  std::size_t sent = 0;  // octets the kernel took, whatever happened after
+  // ETIMEDOUT: the deadline passed before the last octet went out; else the errno that stopped
+  // the send (the connection is then broken).
+  int error = 0;
+};
+
 class connection {
  public:
   virtual ~connection();
@@ -38,6 +46,12 @@ class connection {
     const const_buffer one{data, size};
     send_gather({&one, 1});
   }
+  // The client's send: as send_gather, but it waits for room in a full send buffer only until
+  // `deadline` (time_point::max(): as long as it takes) and never throws: the result says how
+  // many octets went out and why it stopped, which the caller needs to know whether the peer may
+  // have the message. Whatever fits goes out at once: no extra system call for a deadline.
+  virtual send_result send_gather_until(std::span<const const_buffer> buffers,
+                                        std::chrono::steady_clock::time_point deadline) noexcept = 0;
 
   // Reads exactly `size` bytes into `data`. Returns false if the peer closed the connection
   // cleanly before the first byte (a clean end between messages); throws COMM_FAILURE

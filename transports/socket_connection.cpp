@@ -7,7 +7,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <string>
 
 #include "transports/transport_errors.h"
@@ -24,6 +26,20 @@ void wait_ready(native_handle handle, short events) {
 }
 
 bool is_would_block(int error) noexcept { return error == EAGAIN || error == EWOULDBLOCK; }
+
+// Waits until `handle` can take more octets: false once `deadline` has passed first. An error on
+// the socket counts as ready: the next send reports it.
+bool wait_writable_until(native_handle handle, std::chrono::steady_clock::time_point deadline) noexcept {
+  for (;;) {
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) return false;
+    // Rounded up: poll() counts milliseconds, and waking before the deadline would only spin.
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+    pollfd ready{handle, POLLOUT, 0};
+    const int n = ::poll(&ready, 1, static_cast<int>(std::min<long long>(ms, 1 << 30)));
+    if (n > 0 || (n < 0 && errno != EINTR)) return true;
+  }
+}
 
 }  // namespace
 
@@ -50,6 +66,9 @@ ssize_t send_uncancellable(native_handle handle, const void* data, std::size_t s
 }
 ssize_t sendmsg_uncancellable(native_handle handle, const msghdr* message, int flags) noexcept {
   return ::syscall(SYS_sendmsg, handle, message, flags);
+}
+ssize_t send_with_flags_uncancellable(native_handle handle, const void* data, std::size_t size, int flags) noexcept {
+  return ::syscall(SYS_sendto, handle, data, size, flags, nullptr, 0);
 }
 
 void set_handle_non_blocking(native_handle handle, bool on, const char* what) {
@@ -204,6 +223,79 @@ void socket_connection::send_gather(std::span<const const_buffer> buffers) {
     }
     offset += left;
   }
+}
+
+send_result socket_connection::send_gather_until(std::span<const const_buffer> buffers,
+                                                 std::chrono::steady_clock::time_point deadline) noexcept {
+  // With a deadline every send is non-blocking (MSG_DONTWAIT, the socket's mode untouched): what
+  // fits goes out at once, and only a full send buffer is waited on, with poll() until the
+  // deadline. Without one the send blocks as send_gather's does.
+  // One buffer that goes out at once: the usual case, one call, nothing else.
+  if (buffers.size() == 1 && buffers[0].size != 0) [[likely]] {
+    const int flags = deadline == std::chrono::steady_clock::time_point::max() ? MSG_NOSIGNAL
+                                                                                : (MSG_NOSIGNAL | MSG_DONTWAIT);
+    const ssize_t sent = send_with_flags_uncancellable(handle_, buffers[0].data, buffers[0].size, flags);
+    if (sent == static_cast<ssize_t>(buffers[0].size)) [[likely]]
+      return {buffers[0].size, 0};
+    return send_rest(buffers, deadline, sent > 0 ? static_cast<std::size_t>(sent) : 0);
+  }
+  return send_rest(buffers, deadline, 0);
+}
+
+send_result socket_connection::send_rest(std::span<const const_buffer> buffers,
+                                         std::chrono::steady_clock::time_point deadline,
+                                         std::size_t already_sent) noexcept {
+  const bool bounded = deadline != std::chrono::steady_clock::time_point::max();
+  const int flags = bounded ? (MSG_NOSIGNAL | MSG_DONTWAIT) : MSG_NOSIGNAL;
+  send_result result{already_sent, 0};
+  // At most this many iovecs per sendmsg(); more buffers are sent in further rounds.
+  constexpr std::size_t batch = 64;
+  iovec pieces[batch];
+  const std::size_t count = buffers.size();
+  std::size_t next = 0;                // first buffer not yet fully sent
+  std::size_t offset = already_sent;  // bytes of buffers[next] already sent
+  while (next < count && offset >= buffers[next].size) offset -= buffers[next++].size;
+  while (next < count) {
+    std::size_t used = 0;
+    std::size_t skip = offset;
+    for (std::size_t i = next; i < count && used < batch; ++i) {
+      if (buffers[i].size > skip) {
+        pieces[used].iov_base = const_cast<char*>(static_cast<const char*>(buffers[i].data) + skip);
+        pieces[used].iov_len = buffers[i].size - skip;
+        ++used;
+      }
+      skip = 0;
+    }
+    msghdr message{};
+    message.msg_iov = pieces;
+    message.msg_iovlen = used;
+    const ssize_t sent = sendmsg_uncancellable(handle_, &message, flags);
+    if (sent < 0) {
+      const int error = errno;
+      if (error == EINTR) continue;
+      if (is_would_block(error)) {
+        if (!bounded) {
+          wait_ready(handle_, POLLOUT);
+          continue;
+        }
+        if (wait_writable_until(handle_, deadline)) continue;
+        result.error = ETIMEDOUT;
+        return result;
+      }
+      result.error = error;
+      return result;
+    }
+    result.sent += static_cast<std::size_t>(sent);
+    // Step over what went out: whole buffers, then part of one.
+    auto left = static_cast<std::size_t>(sent);
+    while (next < count && left >= buffers[next].size - offset) {
+      left -= buffers[next].size - offset;
+      ++next;
+      offset = 0;
+    }
+    offset += left;
+  }
+  return result;
 }
 
 std::size_t socket_connection::try_recv_some(void* data, std::size_t capacity) {

@@ -16,6 +16,8 @@ class socket_connection : public connection {
   ~socket_connection() override;
 
   void send_gather(std::span<const const_buffer> buffers) final;
+  send_result send_gather_until(std::span<const const_buffer> buffers,
+                                std::chrono::steady_clock::time_point deadline) noexcept final;
   bool try_recv_exact(void* data, std::size_t size) final;
   std::size_t try_recv_some(void* data, std::size_t capacity) final;
   std::size_t send_now(std::span<const const_buffer> buffers) final;
@@ -37,6 +39,10 @@ class socket_connection : public connection {
                     std::string local_address, std::string peer_address);
 
  private:
+  // send_gather_until past its first write: from `already_sent` octets on, to the end.
+  send_result send_rest(std::span<const const_buffer> buffers, std::chrono::steady_clock::time_point deadline,
+                        std::size_t already_sent) noexcept;
+
   native_handle handle_;
   bool non_blocking_ = false;
   std::string local_address_;
