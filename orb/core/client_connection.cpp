@@ -1,7 +1,13 @@
 #include "orb/core/client_connection.h"
 
 #include <poll.h>
+#include <sys/socket.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <system_error>
+
+#include "orb/core/connection_cache.h"
 #include "orb/giop/messages.h"
 #include "orb/giop/protocol.h"
 #include "switchyard/exception.h"
@@ -10,8 +16,13 @@ namespace switchyard::core {
 
 namespace {
 
+bool is_reply(const giop::message_view& message) noexcept {
+  return message.header.type == giop::message_type::reply ||
+         message.header.type == giop::message_type::locate_reply;
+}
+
 // The request id of a Reply or LocateReply, found as cheaply as its version allows.
-std::uint32_t reply_request_id(const giop::message_view& message) {
+[[gnu::always_inline]] inline std::uint32_t reply_request_id(const giop::message_view& message) {
   // 1.2: the first octets of the body, whatever the type.
   if (message.header.ver.minor == 2 && message.bytes.size() >= giop::header_size + 4)
     return cdr::load<std::uint32_t>(message.bytes.data() + giop::header_size,
@@ -23,38 +34,80 @@ std::uint32_t reply_request_id(const giop::message_view& message) {
   return protocol->decode_locate_reply(message).request_id;
 }
 
+SystemException timeout(CompletionStatus completed, std::string why) {
+  return SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), completed, std::move(why));
+}
+
 }  // namespace
 
+bool provably_not_sent(const SystemException& failure) noexcept {
+  return failure.kind() == SystemExceptionKind::TRANSIENT && failure.completed() == CompletionStatus::no &&
+         (failure.minor() == minor::connection_closed || failure.minor() == minor::send_failed);
+}
+
 client_connection::client_connection(std::unique_ptr<transports::connection> connection,
-                                     std::uint32_t max_body_size)
-    : connection_(std::move(connection)), reader_(max_body_size) {}
+                                     std::uint32_t max_body_size, connection_cache* owner)
+    : connection_(std::move(connection)), owner_(owner), last_send_(idle_clock()), reader_(max_body_size) {}
 
 client_connection::~client_connection() { close(); }
 
-void client_connection::send(std::span<const std::byte> message) {
-  if (!is_open())
-    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
-                          CompletionStatus::no, "connection to " + peer_address() + " is closed");
-  std::lock_guard lock(send_mutex_);
-  try {
-    connection_->send(message.data(), message.size());
-  } catch (const SystemException&) {
-    close();
-    throw;
-  }
+void client_connection::send_until(std::span<const transports::const_buffer> pieces,
+                                   std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(send_mutex_, std::try_to_lock);
+  if (!lock.owns_lock() && !lock.try_lock_until(deadline))
+    throw timeout(CompletionStatus::no, "the call timeout passed while another request was being sent to " +
+                                            peer_address());
+  const std::uint32_t now = idle_clock();
+  if (now - last_send_ > idle_threshold) before_send();
+  last_send_ = now;
+  const transports::send_result result = connection_->send_gather_until(pieces, deadline);
+  if (result.error != 0) raise_send_failure(result);
 }
 
-void client_connection::send_gather(std::span<const transports::const_buffer> pieces) {
-  if (!is_open())
-    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
-                          CompletionStatus::no, "connection to " + peer_address() + " is closed");
-  std::lock_guard lock(send_mutex_);
-  try {
-    connection_->send_gather(pieces);
-  } catch (const SystemException&) {
-    close();
-    throw;
+void client_connection::before_send() {
+  if (!is_open()) raise_closed();
+  check_after_idle();
+}
+
+void client_connection::raise_closed() {
+  throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed, CompletionStatus::no,
+                        "connection to " + peer_address() + " is closed (request not sent)");
+}
+
+void client_connection::raise_send_failure(transports::send_result result) {
+  const std::string sent = std::to_string(result.sent) + " octets of the request";
+  if (result.error == ETIMEDOUT) {
+    if (result.sent == 0)
+      throw timeout(CompletionStatus::no, "the call timeout passed before any of the request could be sent to " +
+                                              peer_address() + " (its send buffer stayed full)");
+    drop();  // half a message is on it: it cannot carry another
+    throw timeout(CompletionStatus::maybe, "the call timeout passed with " + sent + " sent to " + peer_address() +
+                                               "; the connection is closed");
   }
+  if (result.sent == 0 && !is_open()) raise_closed();  // shut down by another thread: EPIPE
+  drop();
+  const std::string why = std::generic_category().message(result.error);
+  if (result.sent == 0)
+    throw SystemException(SystemExceptionKind::TRANSIENT, minor::send_failed, CompletionStatus::no,
+                          "send to " + peer_address() + " failed before any octet went out: " + why);
+  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe,
+                        "send to " + peer_address() + " failed after " + sent + ": " + why);
+}
+
+void client_connection::check_after_idle() {
+  pollfd probe{connection_->handle(), POLLIN | POLLRDHUP, 0};
+  if (::poll(&probe, 1, 0) <= 0 || (probe.revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) return;
+  // The server has closed or reset the connection: a request sent now would never be answered.
+  retire();
+  // Replies sent before the end may be waiting for threads whose requests went out earlier:
+  // if nobody is reading, read them aside now (the end is there, so reading never blocks), then
+  // close. Otherwise the reader meets the end and closes the connection itself.
+  if (!reader_busy_.exchange(true)) {
+    close(read_to_end());
+    release_reader();
+  }
+  throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed, CompletionStatus::no,
+                        "server closed the connection to " + peer_address() + " while it was idle (request not sent)");
 }
 
 void client_connection::release_reader() noexcept {
@@ -67,43 +120,86 @@ void client_connection::release_reader() noexcept {
   }
 }
 
-void client_connection::fail(std::uint32_t minor_code, const std::string& why, bool transient) {
-  close();
-  throw SystemException(transient ? SystemExceptionKind::TRANSIENT : SystemExceptionKind::COMM_FAILURE,
-                        minor_code, transient ? CompletionStatus::no : CompletionStatus::maybe,
-                        why + " (" + peer_address() + ")");
-}
-
-bool client_connection::read_message(message_reader::result& out,
-                                     std::optional<std::chrono::steady_clock::time_point> deadline) {
+bool client_connection::read_message(message_reader::result& out, call_deadline deadline) {
   // Nothing buffered (a lone caller's usual case): straight to the socket.
   // `out` comes in fresh (need_more) from the caller.
   if (reader_.has_unread()) out = reader_.next();
   for (;;) {
     if (out.what == message_reader::status::message) return true;
-    if (out.what == message_reader::status::bad_header)
-      fail(minor::bad_message, "malformed GIOP header from server: " +
-                                   std::string(giop::to_string(out.header.status)));
+    if (out.what == message_reader::status::bad_header) raise_bad_header(out.header.status);
     if (deadline) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return false;
       pollfd ready{connection_->handle(), POLLIN, 0};
       int n = ::poll(&ready, 1, static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30)));
       if (n == 0) return false;
+      if (n < 0 && errno == EINTR) continue;
     }
-    if (!reader_.receive(*connection_)) fail(minor::connection_closed, "server closed the connection");
+    if (!reader_.receive(*connection_)) raise_end_of_stream();
     out = reader_.next();
   }
 }
 
-void client_connection::wait_for_reply(std::uint32_t request_id,
-                                       std::optional<std::chrono::steady_clock::time_point> deadline,
-                                       reply& into) {
+void client_connection::raise_bad_header(giop::header_status status) {
+  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
+                        "malformed GIOP header from server " + peer_address() + ": " +
+                            std::string(giop::to_string(status)));
+}
+
+void client_connection::raise_end_of_stream() {
+  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed, CompletionStatus::maybe,
+                        is_closed() ? "connection to " + peer_address() + " was closed by this client"
+                                    : "server " + peer_address() + " closed the connection");
+}
+
+client_connection::filed client_connection::file_message(const giop::message_view& message, std::uint32_t reply_id) {
+  switch (message.header.type) {
+    case giop::message_type::reply:
+    case giop::message_type::locate_reply: {
+      std::lock_guard state(state_mutex_);
+      if (abandoned_.erase(reply_id) == 0) {
+        auto [it, added] =
+            stash_.insert_or_assign(reply_id, std::vector<std::byte>(message.bytes.begin(), message.bytes.end()));
+        if (added) stashed_.fetch_add(1);
+      }
+      state_changed_.notify_all();
+      return filed::kept;
+    }
+    case giop::message_type::close_connection:
+      return filed::close_connection;
+    case giop::message_type::message_error:
+      return filed::message_error;
+    default:
+      // Requests from the server (no bidirectional GIOP here), cancels: ignored.
+      return filed::kept;
+  }
+}
+
+bool client_connection::read_to_end() noexcept {
+  try {
+    for (;;) {
+      message_reader::result got;
+      if (!read_message(got, std::nullopt)) return false;
+      const std::uint32_t id = is_reply(got.message) ? reply_request_id(got.message) : 0;
+      switch (file_message(got.message, id)) {
+        case filed::kept: break;
+        case filed::close_connection: return true;
+        case filed::message_error: return false;
+      }
+    }
+  } catch (...) {
+    // The end of the stream (what this reads up to), a reset or a malformed message: what came
+    // before it is filed.
+  }
+  return false;
+}
+
+void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline deadline, reply& into) {
   into.clear();
-  // The lone caller: no reader, nothing stashed, the connection open: take the role without
+  // The lone caller: no reader, nothing stashed, the connection readable: take the role without
   // the lock. Checked again after taking it: a reader before us may have stashed our reply.
   bool reader = false;
-  if (stashed_.load() == 0 && is_open() && !reader_busy_.exchange(true)) {
+  if (stashed_.load() == 0 && !is_closed() && !reader_busy_.exchange(true)) {
     if (stashed_.load() == 0) reader = true;
     else release_reader();
   }
@@ -122,17 +218,14 @@ void client_connection::wait_for_reply(std::uint32_t request_id,
         into.message_ = giop::make_message_view(into.copy_, 0xffffffffu);
         return;
       }
-      if (closed_by_server_)
-        throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed, CompletionStatus::no,
-                              "server closed the connection (" + peer_address() + ")");
-      if (!is_open())
+      if (closed_by_server_) raise_closed_by_server();
+      if (is_closed())
         throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
                               CompletionStatus::maybe, "connection to " + peer_address() + " broke");
       if (!reader_busy_.exchange(true)) break;
       if (deadline) {
         if (state_changed_.wait_until(lock, *deadline) == std::cv_status::timeout && reader_busy_.load())
-          throw SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), CompletionStatus::maybe,
-                                "no reply within the call timeout");
+          raise_no_reply_in_time();
       } else {
         state_changed_.wait(lock);
       }
@@ -150,46 +243,47 @@ void client_connection::wait_for_reply(std::uint32_t request_id,
 
   for (;;) {
     message_reader::result got;
-    if (!read_message(got, deadline))
-      throw SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), CompletionStatus::maybe,
-                            "no reply within the call timeout");
+    bool have = false;
+    std::uint32_t id = 0;
+    try {
+      have = read_message(got, deadline);
+      if (have && is_reply(got.message)) id = reply_request_id(got.message);
+    } catch (const SystemException&) {
+      // The stream cannot be read further (and a reply whose id cannot be read would leave its
+      // thread waiting): every request on the connection fails.
+      drop();
+      throw;
+    }
+    if (!have) raise_no_reply_in_time();
     const giop::message_view& message = got.message;
-    switch (message.header.type) {
-      case giop::message_type::reply:
-      case giop::message_type::locate_reply: {
-        std::uint32_t id = reply_request_id(message);
-        if (id == request_id) {
-          into.owner_ = this;
-          into.message_ = message;
-          role.kept = true;
-          return;
-        }
-        std::lock_guard state(state_mutex_);
-        if (abandoned_.erase(id) == 0) {
-          auto [it, added] =
-              stash_.insert_or_assign(id, std::vector<std::byte>(message.bytes.begin(), message.bytes.end()));
-          if (added) stashed_.fetch_add(1);
-        }
-        state_changed_.notify_all();
+    if (id == request_id && is_reply(message)) {
+      into.owner_ = this;
+      into.message_ = message;
+      role.kept = true;
+      return;
+    }
+    switch (file_message(message, id)) {
+      case filed::kept:
         break;
-      }
-      case giop::message_type::close_connection: {
-        {
-          std::lock_guard state(state_mutex_);
-          closed_by_server_ = true;
-        }
-        close();
-        state_changed_.notify_all();
-        throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed,
-                              CompletionStatus::no, "server closed the connection (" + peer_address() + ")");
-      }
-      case giop::message_type::message_error:
-        fail(minor::bad_message, "server answered MessageError");
-      default:
-        // Requests from the server (no bidirectional GIOP here), cancels: ignored.
-        break;
+      case filed::close_connection:
+        drop(true);
+        raise_closed_by_server();
+      case filed::message_error:
+        drop();
+        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
+                              "server " + peer_address() + " answered MessageError");
     }
   }
+}
+
+void client_connection::raise_closed_by_server() {
+  throw SystemException(SystemExceptionKind::TRANSIENT, minor::connection_closed, CompletionStatus::no,
+                        "server " + peer_address() +
+                            " closed the connection (CloseConnection) before answering: the request was not processed");
+}
+
+void client_connection::raise_no_reply_in_time() {
+  throw timeout(CompletionStatus::maybe, "no reply from " + peer_address() + " within the call timeout");
 }
 
 void client_connection::abandon(std::uint32_t request_id) {
@@ -198,12 +292,31 @@ void client_connection::abandon(std::uint32_t request_id) {
   else abandoned_.insert_or_assign(request_id, true);
 }
 
-void client_connection::close() noexcept {
-  if (closed_.exchange(true, std::memory_order_acq_rel)) return;
-  connection_->close();
-  // Through the lock: a waiter between its check of is_open() and its wait must not miss this.
-  std::lock_guard lock(state_mutex_);
-  state_changed_.notify_all();
+void client_connection::retire() noexcept {
+  link expected = link::open;
+  if (!link_.compare_exchange_strong(expected, link::retired, std::memory_order_acq_rel)) return;
+  // A sender that finds it idle no longer sees it open; one that does not fails to send.
+  ::shutdown(connection_->handle(), SHUT_WR);
+  if (owner_ != nullptr) owner_->forget(this);
+}
+
+void client_connection::drop(bool closed_by_server) noexcept {
+  close(closed_by_server);
+  if (owner_ != nullptr) owner_->forget(this);
+}
+
+void client_connection::close(bool closed_by_server) noexcept {
+  {
+    // Under the lock, both at once: a waiter sees the connection open, or closed and whether the
+    // server said so; and one between its check and its wait does not miss the notification.
+    std::lock_guard lock(state_mutex_);
+    if (link_.exchange(link::closed, std::memory_order_acq_rel) == link::closed) return;
+    closed_by_server_ = closed_by_server;
+    state_changed_.notify_all();
+  }
+  // shutdown(2) rather than close(2): it wakes a thread blocked in recv, send or poll on the
+  // socket, and the descriptor stays ours until the transport connection goes with this object.
+  connection_->shut_down();
 }
 
 }  // namespace switchyard::core

@@ -1,6 +1,7 @@
 // One client connection per endpoint, shared by every object reference to it (the papers measure
-// what a connection per reference costs). A broken connection is replaced on the next request.
-// Internal to orb/core. Thread-safe.
+// what a connection per reference costs). A connection that breaks leaves the cache at once
+// (client_connection tells it), so the next request connects anew. Internal to orb/core.
+// Thread-safe.
 #pragma once
 
 #include <memory>
@@ -19,8 +20,13 @@ class connection_cache {
   connection_cache(transports::transport_options options, std::uint32_t max_body_size)
       : options_(options), max_body_size_(max_body_size) {}
 
-  // The open connection to `where`, connecting if there is none: TRANSIENT if that fails.
-  std::shared_ptr<client_connection> get(const iop::endpoint& where);
+  // The open connection to `where`, connecting if there is none: TRANSIENT if that fails. A
+  // connect waits no longer than -ORBConnectTimeout, nor past `deadline` (then TIMEOUT,
+  // completed NO).
+  std::shared_ptr<client_connection> get(const iop::endpoint& where, call_deadline deadline = std::nullopt);
+
+  // Removes `gone` if it is still cached (it broke). Never called with a connection's lock held.
+  void forget(const client_connection* gone) noexcept;
 
   // Closes every connection (ORB shutdown).
   void close_all() noexcept;

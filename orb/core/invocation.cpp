@@ -37,16 +37,17 @@ cdr::output_stream& request_stream() {
 constexpr int max_forwards = 8;
 
 // Finishes the request in `out` and sends it: one buffer, or the pieces around external chunks.
-void send_request(core::client_connection& connection, cdr::output_stream& out, const giop::message_mark& mark) {
+void send_request(core::client_connection& connection, cdr::output_stream& out, const giop::message_mark& mark,
+                  core::call_deadline deadline) {
   if (!out.has_external_chunks()) [[likely]] {
-    connection.send(giop::protocol::finish(out, mark));
+    connection.send(giop::protocol::finish(out, mark), deadline);
     return;
   }
   std::span<const std::byte> pieces[giop::protocol::max_gather_pieces];
   const std::size_t count = giop::protocol::finish_gather(out, mark, pieces);
   transports::const_buffer buffers[giop::protocol::max_gather_pieces];
   for (std::size_t i = 0; i < count; ++i) buffers[i] = {pieces[i].data(), pieces[i].size()};
-  connection.send_gather({buffers, count});
+  connection.send({buffers, count}, deadline);
 }
 
 core::invocation_state& state_of(std::byte* storage) {
@@ -63,7 +64,11 @@ invocation::invocation(const object_ref& target, std::string_view operation, std
     throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
                           "invocation of '" + std::string(operation) + "' on a nil reference");
   new (state_) core::invocation_state();
-  state_of(state_).previous_receiving_orb = exchange_receiving_orb(&target_.state()->orb());
+  core::invocation_state& state = state_of(state_);
+  core::orb_impl& orb = target_.state()->orb();
+  state.previous_receiving_orb = exchange_receiving_orb(&orb);
+  if (auto timeout = orb.options().call_timeout; timeout.count() > 0) [[unlikely]]
+    state.deadline = std::chrono::steady_clock::now() + timeout;
 }
 
 invocation::~invocation() {
@@ -74,7 +79,7 @@ invocation::~invocation() {
 cdr::output_stream& invocation::begin(bool response_expected) {
   core::invocation_state& state = state_of(state_);
   state.reply.clear();
-  state.bound = target_.state()->bind();
+  state.bound = target_.state()->bind(state.deadline);
   state.protocol = giop::protocol_for(state.bound.giop_minor);
   state.request_id = state.bound.connection->next_request_id();
 
@@ -120,19 +125,12 @@ cdr::output_stream& invocation::begin(bool response_expected) {
 bool invocation::complete_twoway(user_exception_raiser raise_user) {
   core::invocation_state& state = state_of(state_);
   core::object_state& target = *target_.state();
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  if (auto timeout = target.orb().options().call_timeout; timeout.count() > 0)
-    deadline = std::chrono::steady_clock::now() + timeout;
 
   try {
-    send_request(*state.bound.connection, request_stream(), state.mark);
-    state.bound.connection->wait_for_reply(state.request_id, deadline, state.reply);
+    send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
+    state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
   } catch (const SystemException& e) {
-    if (e.kind() == SystemExceptionKind::TIMEOUT) {
-      state.bound.connection->abandon(state.request_id);
-    } else {
-      target.reset_binding();  // the next call reconnects
-    }
+    if (send_again(e)) return false;
     throw;
   }
 
@@ -174,14 +172,33 @@ bool invocation::complete_twoway(user_exception_raiser raise_user) {
                         "unknown reply status");
 }
 
-void invocation::complete_oneway() {
+bool invocation::complete_oneway() {
   core::invocation_state& state = state_of(state_);
   try {
-    send_request(*state.bound.connection, request_stream(), state.mark);
-  } catch (const SystemException&) {
-    target_.state()->reset_binding();
+    send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
+  } catch (const SystemException& e) {
+    if (send_again(e)) return false;
     throw;
   }
+  return true;
+}
+
+bool invocation::send_again(const SystemException& failure) {
+  core::invocation_state& state = state_of(state_);
+  if (failure.kind() == SystemExceptionKind::TIMEOUT) {
+    // A request that went out may still be answered: its reply is dropped when it comes.
+    if (failure.completed() != CompletionStatus::no) state.bound.connection->abandon(state.request_id);
+    return false;
+  }
+  // Once: begin() then binds anew (the failed connection is no longer open) and writes the
+  // request again, with a new id and the first request's code sets.
+  if (core::provably_not_sent(failure) && !state.resent) {
+    state.resent = true;
+    return true;
+  }
+  // The target failed: drop any forward too, so the next call starts from the IOR again.
+  target_.state()->reset_binding();
+  return false;
 }
 
 }  // namespace switchyard

@@ -16,6 +16,10 @@ struct invocation_state {
   const giop::protocol* protocol = nullptr;
   giop::message_mark mark{};
   std::uint32_t request_id = 0;
+  // A request that provably never reached the server is sent again once, on a new connection.
+  bool resent = false;
+  // -ORBCallTimeout: when the whole call (connect, send, reply, any resend) must be done by.
+  call_deadline deadline;
   // The thread's receiving ORB before this invocation made its target's ORB current, so that
   // references in the reply bind to it (switchyard/object_io.h); restored when the call ends.
   orb_impl* previous_receiving_orb = nullptr;

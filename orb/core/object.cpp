@@ -43,20 +43,35 @@ bool object_ref::is_equivalent(const object_ref& other) const noexcept {
 
 bool object_ref::locate() const {
   if (!state_) return false;
-  for (int forwards = 0; forwards <= 8; ++forwards) {
-    core::binding bound = state_->bind();
+  // The same rules as an invocation's: -ORBCallTimeout bounds it all, and a LocateRequest that
+  // provably never reached the server is sent once more on a new connection.
+  core::call_deadline deadline;
+  if (auto timeout = state_->orb().options().call_timeout; timeout.count() > 0)
+    deadline = std::chrono::steady_clock::now() + timeout;
+  bool resent = false;
+  for (int forwards = 0; forwards <= 8;) {
+    core::binding bound = state_->bind(deadline);
     const giop::protocol& protocol = *giop::protocol_for(bound.giop_minor);
     std::uint32_t id = bound.connection->next_request_id();
     cdr::output_stream out(256, bound.giop_minor);
     auto mark = protocol.begin_locate_request(out, id, giop::target_address::by_key(*bound.object_key));
     core::client_connection::reply reply;
     try {
-      bound.connection->send(giop::protocol::finish(out, mark));
-      bound.connection->wait_for_reply(id, std::nullopt, reply);
-    } catch (const SystemException&) {
+      bound.connection->send(giop::protocol::finish(out, mark), deadline);
+      bound.connection->wait_for_reply(id, deadline, reply);
+    } catch (const SystemException& e) {
+      if (e.kind() == SystemExceptionKind::TIMEOUT) {
+        if (e.completed() != CompletionStatus::no) bound.connection->abandon(id);
+        throw;
+      }
+      if (!resent && core::provably_not_sent(e)) {
+        resent = true;
+        continue;
+      }
       state_->reset_binding();
       throw;
     }
+    ++forwards;
     auto header = giop::protocol_for(reply.message().header.ver.minor)->decode_locate_reply(reply.message());
     switch (header.status) {
       case giop::locate_status::object_here: return true;

@@ -37,13 +37,13 @@ object_state::object_state(std::shared_ptr<orb_impl> orb, iop::ior reference)
       targets_(iop::targets_of(ior_)),
       peer_is_switchyard_(made_by_switchyard(ior_)) {}
 
-binding object_state::bind() {
+binding object_state::bind(call_deadline deadline) {
   std::lock_guard lock(mutex_);
   if (current_.connection && current_.connection->is_open()) return current_;
-  return bind_locked(forward_targets_.empty() ? targets_ : forward_targets_);
+  return bind_locked(forward_targets_.empty() ? targets_ : forward_targets_, deadline);
 }
 
-binding object_state::bind_locked(const std::vector<iop::invocation_target>& targets) {
+binding object_state::bind_locked(const std::vector<iop::invocation_target>& targets, call_deadline deadline) {
   if (targets.empty())
     throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
                           ior_.is_nil() ? "nil object reference" : "no usable profile in the IOR of " + ior_.type_id);
@@ -51,7 +51,7 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const auto& target = targets[i];
     try {
-      auto connection = orb_->connections().get(target.where);
+      auto connection = orb_->connections().get(target.where, deadline);
       current_.connection = std::move(connection);
       current_.object_key = std::make_shared<const std::vector<std::byte>>(target.object_key);
       current_.giop_minor = std::min(target.version.minor, orb_->options().giop_minor);
@@ -59,7 +59,7 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
       current_.id = next_binding_id();
       return current_;
     } catch (const SystemException& e) {
-      if (i + 1 == targets.size()) throw;
+      if (i + 1 == targets.size() || e.kind() == SystemExceptionKind::TIMEOUT) throw;
     }
   }
   throw SystemException(SystemExceptionKind::TRANSIENT, minor::connect_failed, CompletionStatus::no,

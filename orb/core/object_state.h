@@ -33,8 +33,9 @@ class object_state {
   const iop::ior& ior() const noexcept { return ior_; }
   orb_impl& orb() const noexcept { return *orb_; }
 
-  // The current binding, connecting if need be: TRANSIENT when no target can be reached.
-  binding bind();
+  // The current binding, connecting if need be (its connection is rebound once it is no longer
+  // open): TRANSIENT when no target can be reached, TIMEOUT when `deadline` passes first.
+  binding bind(call_deadline deadline = std::nullopt);
   // LOCATION_FORWARD: later requests go to `forward` (until it fails).
   void forward_to(const iop::ior& forward);
   // The current target failed: drop any forward and the connection, so the next request
@@ -42,7 +43,7 @@ class object_state {
   void reset_binding() noexcept;
 
  private:
-  binding bind_locked(const std::vector<iop::invocation_target>& targets);
+  binding bind_locked(const std::vector<iop::invocation_target>& targets, call_deadline deadline);
 
   std::shared_ptr<orb_impl> orb_;
   iop::ior ior_;

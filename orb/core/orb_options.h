@@ -53,7 +53,7 @@ struct orb_options {
   std::string default_initial_reference;
   // -ORBSendBufferSize / -ORBRecvBufferSize bytes, -ORBConnectTimeout ms.
   transports::transport_options transport;
-  // -ORBCallTimeout ms: a two-way call without a reply by then raises TIMEOUT (0: no limit).
+  // -ORBCallTimeout ms: a call (connect, send, reply) not done by then raises TIMEOUT (0: no limit).
   std::chrono::milliseconds call_timeout{0};
   // -ORBConcurrency: who serves the server's connections (docs/orb.md, "Which concurrency model").
   concurrency_model concurrency = concurrency_model::adaptive;

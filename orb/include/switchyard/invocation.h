@@ -1,6 +1,7 @@
 // Invocations: how a generated stub calls an operation on an object reference. The stub gives
 // the arguments' marshaling as a function of the request stream, which the invocation may call
-// more than once (after a LOCATION_FORWARD the request is written again for the new target).
+// more than once: after a LOCATION_FORWARD the request is written again for the new target, and
+// after a failure that proves the server never had it, again for a new connection.
 //
 //   switchyard::invocation call(reference, "echo_long", 5);
 //   auto& results = call.invoke([&](switchyard::cdr::output_stream& args) { args.write_long(v); });
@@ -17,6 +18,8 @@
 #include "switchyard/object.h"
 
 namespace switchyard {
+
+class SystemException;
 
 // The stub does not know the operation's index (no active demultiplexing for this call).
 inline constexpr std::uint32_t no_operation_index = 0xffffffffu;
@@ -50,8 +53,10 @@ class invocation {
   // A one-way call: returns once the request is sent.
   template <class MarshalArguments>
   void invoke_oneway(MarshalArguments&& marshal_arguments) {
-    marshal_arguments(begin(false));
-    complete_oneway();
+    for (;;) {
+      marshal_arguments(begin(false));
+      if (complete_oneway()) return;
+    }
   }
   void invoke_oneway() {
     invoke_oneway([](cdr::output_stream&) {});
@@ -59,9 +64,12 @@ class invocation {
 
  private:
   cdr::output_stream& begin(bool response_expected);
-  // False when the request went to a forwarded target and must be written again.
+  // False when the request must be written again: it went to a forwarded target, or it provably
+  // never reached the server and goes out again on a new connection.
   bool complete_twoway(user_exception_raiser raise_user);
-  void complete_oneway();
+  bool complete_oneway();
+  // After a failed send or wait: true when the request is to be sent again.
+  bool send_again(const SystemException& failure);
 
   object_ref target_;
   std::string_view operation_;
@@ -70,7 +78,7 @@ class invocation {
   cdr::input_stream reply_body_;
   // The invocation's state (binding, request id, the reply it holds) without a heap allocation:
   // its type lives in orb/core/invocation_state.h, which checks that it fits here.
-  alignas(8) std::byte state_[168];
+  alignas(8) std::byte state_[184];
 };
 
 }  // namespace switchyard
