@@ -80,9 +80,11 @@ void client_connection::raise_send_failure(transports::send_result result) {
     if (result.sent == 0)
       throw timeout(CompletionStatus::no, "the call timeout passed before any of the request could be sent to " +
                                               peer_address() + " (its send buffer stayed full)");
-    drop();  // half a message is on it: it cannot carry another
-    throw timeout(CompletionStatus::maybe, "the call timeout passed with " + sent + " sent to " + peer_address() +
-                                               "; the connection is closed");
+    // Half a message is on it: it cannot carry another, and the server, which serves only whole
+    // messages, will never serve this one (completed NO, as omniORB says too).
+    drop();
+    throw timeout(CompletionStatus::no, "the call timeout passed with " + sent + " sent to " + peer_address() +
+                                            "; the connection is closed");
   }
   if (result.sent == 0 && !is_open()) raise_closed();  // shut down by another thread: EPIPE
   drop();
@@ -90,7 +92,10 @@ void client_connection::raise_send_failure(transports::send_result result) {
   if (result.sent == 0)
     throw SystemException(SystemExceptionKind::TRANSIENT, minor::send_failed, CompletionStatus::no,
                           "send to " + peer_address() + " failed before any octet went out: " + why);
-  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe,
+  // Part of it went out and the connection is gone: the server never had the whole message, so
+  // it did not serve it (completed NO). Not resent (only TRANSIENT is): a peer that fails us in
+  // the middle of a message is not one to try again at once.
+  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::no,
                         "send to " + peer_address() + " failed after " + sent + ": " + why);
 }
 
