@@ -20,12 +20,14 @@ REQUIRED = {
                 "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns"]},
     "soak": {"soak.csv": ["model", "phase", "requests_done", "elapsed_s", "rss_kb", "descriptors", "threads",
                           "failures", "servants", "clients"]},
+    "load": {"load.csv": ["series", "concurrency", "connections", "requests_per_s", "p50_us", "p99_us",
+                          "server_cpu_pct", "server_rss_kb", "call", "requests", "errors"]},
     "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds",
                           "mbps", "mbps_min", "mbps_max", "ratio_to_socket"]},
 }
-POSITIVE = {"runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
+POSITIVE = {"requests_per_s", "p50_us", "server_rss_kb", "requests", "connections", "runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
             "total_bytes", "buffer_bytes"}
-NON_NEGATIVE = {"ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns", "operation_demux_ns"}
+NON_NEGATIVE = {"server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns", "operation_demux_ns"}
 FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to_socket"}  # fits may dip below 0
 
 
@@ -99,6 +101,34 @@ def main():
                 fail(f"soak.csv: {r['model']} {r['phase']}: {r['failures']} failed requests")
             if int(r["rss_kb"]) <= 0 or int(r["descriptors"]) <= 0 or int(r["threads"]) <= 0:
                 fail(f"soak.csv: {r['model']} {r['phase']}: resources not sampled")
+    if command == "load":
+        with open(os.path.join(out_dir, "load.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        series = {r["series"] for r in rows}
+        expected = ["switchyard-adaptive", "switchyard-reactive", "switchyard-thread-per-connection",
+                    "switchyard-thread-pool", "omniorb-thread-per-connection", "omniorb-thread-pool", "socket"]
+        for s in expected:
+            if s not in series:
+                fail(f"load.csv lacks the {s} series")
+        points = {(r["call"], r["connections"]) for r in rows}
+        for s in series:
+            have = {(r["call"], r["connections"]) for r in rows if r["series"] == s}
+            if have != points:
+                fail(f"load.csv: {s} lacks points {sorted(points - have)}")
+        for r in rows:
+            where = f"load.csv: {r['series']} {r['call']} x{r['connections']}"
+            if r["errors"] != "0":
+                fail(f"{where}: {r['errors']} errors")
+            if float(r["p99_us"]) < float(r["p50_us"]):
+                fail(f"{where}: p99 below p50")
+        if not os.path.exists(os.path.join(out_dir, "summary.md")):
+            fail("summary.md missing")
+        with open(os.path.join(out_dir, "summary.md")) as f:
+            summary = f.read()
+        if "matplotlib was missing" not in summary and not os.path.exists(os.path.join(out_dir, "load.png")):
+            fail("load.png missing")
+        if "switchyard-adaptive (default)" not in summary:
+            fail("summary.md does not name the default model's series")
     if not os.path.exists(os.path.join(out_dir, "summary.md")):
         fail("summary.md missing")
     print("check_results: ok")

@@ -3,7 +3,8 @@
 
 Usage: /usr/bin/python3 sy_bench_report.py DIR
 
-Reads whichever of demux.csv, whitebox.csv, latency.csv, latency_trends.csv, ttcp.csv exist.
+Reads whichever of demux.csv, whitebox.csv, latency.csv, latency_trends.csv, ttcp.csv, soak.csv,
+load.csv exist.
 Plots need matplotlib (Debian's python3-matplotlib, Agg backend); without it the summary is
 still written and a note goes to stderr. Standard library otherwise.
 """
@@ -309,6 +310,150 @@ def soak_section(rows):
     return "\n".join(text)
 
 
+# ---- load ----------------------------------------------------------------------------------------
+
+LOAD_DEFAULT = "switchyard-adaptive"  # the ORB's default concurrency model (docs/orb.md)
+LOAD_TARGET_CONNECTIONS = (256, 1024)  # where issue 10's targets apply
+
+
+def load_label(series):
+    return series + " (default)" if series == LOAD_DEFAULT else series
+
+
+def load_section(out_dir, rows, pngs):
+    text = ["## Under load: many connections, back-to-back two-way calls (`sy-bench load`)\n"]
+    text.append("Every connection has one request outstanding; requests/s counts the replies of all connections "
+                "within the window; p50 and p99 are round trips (us) from the clients' histograms. "
+                f"`{LOAD_DEFAULT}` is the ORB's default model. Ratios: to the epoll socket server, and to the "
+                "better of omniORB's two models at the same point (\"omni\").\n")
+    series = []
+    for r in rows:
+        if r["series"] not in series:
+            series.append(r["series"])
+    calls = []
+    for r in rows:
+        if r["call"] not in calls:
+            calls.append(r["call"])
+    key = {(r["series"], r["call"], int(r["connections"])): r for r in rows}
+    omni = [s for s in series if s.startswith("omniorb")]
+    ours = [s for s in series if s.startswith("switchyard")]
+
+    def ok(r):
+        return r is not None and num(r.get("requests_per_s"), 0) > 0 and r.get("p99_us", "") != ""
+
+    def omni_best(call, n):
+        rates = [num(key[(s, call, n)]["requests_per_s"]) for s in omni if ok(key.get((s, call, n)))]
+        return max(rates) if rates else None
+
+    def omni_p99(call, n):
+        p99s = [num(key[(s, call, n)]["p99_us"]) for s in omni if ok(key.get((s, call, n)))]
+        return min(p99s) if p99s else None
+
+    for call in calls:
+        counts = sorted({int(r["connections"]) for r in rows if r["call"] == call})
+        name = {"null": "null call (sendNoParams_2way)", "octet1k": "1 KB octets (sendOctetSeq_2way)"}.get(call, call)
+        text.append(f"\n### {name}: requests/s (x socket, x omni)\n")
+        table = []
+        for n in counts:
+            line = [n]
+            sock = key.get(("socket", call, n))
+            sock_rate = num(sock["requests_per_s"]) if ok(sock) else None
+            best = omni_best(call, n)
+            for s in series:
+                r = key.get((s, call, n))
+                if r is None:
+                    line.append("")
+                    continue
+                if not ok(r):
+                    line.append(f"failed ({r.get('errors', '')} errors)")
+                    continue
+                rate = num(r["requests_per_s"])
+                notes = []
+                if s != "socket" and sock_rate:
+                    notes.append(f"{rate / sock_rate:.2f}x")
+                if not s.startswith("omniorb") and s != "socket" and best:
+                    notes.append(f"{rate / best:.2f}x")
+                errors = int(num(r.get("errors"), 0))
+                cell = f"{rate:,.0f}" + (f" ({', '.join(notes)})" if notes else "")
+                line.append(cell + (f" [{errors} errors]" if errors else ""))
+            table.append(line)
+        text.append(md_table(["connections"] + [load_label(s) for s in series], table))
+        text.append(f"\n### {name}: p50 / p99 us\n")
+        table = []
+        for n in counts:
+            line = [n]
+            for s in series:
+                r = key.get((s, call, n))
+                line.append(f"{r['p50_us']} / {r['p99_us']}" if ok(r) else "")
+            table.append(line)
+        text.append(md_table(["connections"] + [load_label(s) for s in series], table))
+        text.append(f"\n### {name}: server CPU % / resident MB\n")
+        table = []
+        for n in counts:
+            line = [n]
+            for s in series:
+                r = key.get((s, call, n))
+                line.append(f"{num(r['server_cpu_pct'], 0):.0f} / {num(r['server_rss_kb'], 0) / 1024:.1f}" if ok(r) else "")
+            table.append(line)
+        text.append(md_table(["connections"] + [load_label(s) for s in series], table))
+
+    # Issue 10's targets at 256 and 1024 connections: >= 0.8x the socket's requests/s, ahead of
+    # omniORB's better model, p99 no worse than omniORB's better (lower) p99.
+    lines = []
+    for call in calls:
+        for n in LOAD_TARGET_CONNECTIONS:
+            sock = key.get(("socket", call, n))
+            best, best_p99 = omni_best(call, n), omni_p99(call, n)
+            for s in ours:
+                r = key.get((s, call, n))
+                if not ok(r):
+                    continue
+                rate, p99 = num(r["requests_per_s"]), num(r["p99_us"])
+                parts = []
+                if ok(sock):
+                    ratio = rate / num(sock["requests_per_s"])
+                    parts.append(f"{ratio:.2f}x socket ({'met' if ratio >= 0.8 else 'NOT met'}: >= 0.8x)")
+                if best:
+                    parts.append(f"{rate / best:.2f}x omniORB's best ({'met' if rate > best else 'NOT met'})")
+                if best_p99:
+                    parts.append(f"p99 {p99:.1f} us vs omniORB's {best_p99:.1f} us "
+                                 f"({'met' if p99 <= best_p99 else 'NOT met'})")
+                if parts:
+                    lines.append(f"- {call}, {n} connections, {load_label(s)}: " + "; ".join(parts))
+    if lines:
+        text.append("\n### Targets (issue 10: at 256 and 1024 connections, >= 0.8x the socket's requests/s, "
+                    "ahead of omniORB's better model, p99 no worse than omniORB's better p99)\n")
+        text.append("\n".join(lines) + "\n")
+
+    if plt is not None and rows:
+        fig, axes = plt.subplots(2, len(calls), figsize=(6.0 * len(calls), 7.4), squeeze=False)
+        for j, call in enumerate(calls):
+            for i, (metric, label) in enumerate((("requests_per_s", "requests/s"), ("p99_us", "p99 round trip (us)"))):
+                ax = axes[i][j]
+                for s in series:
+                    pts = sorted((int(r["connections"]), num(r[metric])) for r in rows
+                                 if r["series"] == s and r["call"] == call and ok(r))
+                    if pts:
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=load_label(s),
+                                linewidth=2.5 if s == LOAD_DEFAULT else 1.2,
+                                linestyle="--" if s == "socket" else (":" if s.startswith("omniorb") else "-"))
+                ax.set_xscale("log", base=2)
+                if metric == "p99_us":
+                    ax.set_yscale("log")
+                ax.set_xlabel("connections")
+                ax.set_ylabel(label)
+                ax.set_title(f"{call}: {label}", fontsize=10)
+                ax.grid(alpha=0.3)
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=8)
+        fig.suptitle("Under load: back-to-back two-way calls, one outstanding per connection")
+        fig.tight_layout(rect=(0, 0.03 + 0.03 * ((len(labels) + 3) // 4), 1, 1))
+        fig.savefig(os.path.join(out_dir, "load.png"), dpi=90)
+        plt.close(fig)
+        pngs.append("load.png")
+    return "\n".join(text)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -328,6 +473,9 @@ def main():
     soak = read(os.path.join(out_dir, "soak.csv"))
     if soak:
         sections.append(soak_section(soak))
+    load = read(os.path.join(out_dir, "load.csv"))
+    if load:
+        sections.append(load_section(out_dir, load, pngs))
     if not sections:
         print(f"report: no sy-bench CSV in {out_dir}", file=sys.stderr)
         return 1

@@ -12,6 +12,7 @@ int demux_main(std::vector<std::string> args);
 int latency_main(std::vector<std::string> args);
 int ttcp_main(std::vector<std::string> args);
 int soak_main(std::vector<std::string> args);
+int load_main(std::vector<std::string> args);
 int report_main(std::vector<std::string> args);
 
 // Draws the plots and writes summary.md for what DIR holds (benchmarks/report/sy_bench_report.py

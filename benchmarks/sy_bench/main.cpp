@@ -7,6 +7,7 @@
 #include "benchmarks/sy_bench/bench_server.h"
 #include "benchmarks/sy_bench/driver_options.h"
 #include "benchmarks/sy_bench/experiments.h"
+#include "benchmarks/sy_bench/load_client.h"
 
 namespace {
 
@@ -24,6 +25,11 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--repeats 5] [--series switchyard,socket,ace,omniorb]
   soak    [--requests 10000000] [--servants 1000] [--clients 4]
           [--models adaptive,reactive,thread-per-connection,thread-pool]
+  load    [--connections 1,4,16,64,256,1024] [--calls null,octet1k] [--window-ms 5000] [--warmup-ms 1000]
+          [--series switchyard-adaptive,switchyard-reactive,switchyard-thread-per-connection,
+                    switchyard-thread-pool,omniorb-thread-per-connection,omniorb-thread-pool,socket]
+          [--client-processes 2] [--client-threads 2] [--socket-threads CPUs] [--append]
+          (-ORB options add the series "switchyard -ORB..." with those options; unpinned by default)
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
 --no-object-id-table (server, demux): perfect servant demux by the run-time hash alone, without the
@@ -47,6 +53,8 @@ int main(int argc, char** argv) {
     if (command == "latency") return switchyard::bench::latency_main(args);
     if (command == "ttcp") return switchyard::bench::ttcp_main(args);
     if (command == "soak") return switchyard::bench::soak_main(args);
+    if (command == "load") return switchyard::bench::load_main(args);
+    if (command == "load-client") return switchyard::bench::load_client_main(args);  // started by `load`
     if (command == "report") return switchyard::bench::report_main(args);
     std::cerr << "sy-bench: unknown subcommand '" << command << "'\n" << usage;
     return 2;

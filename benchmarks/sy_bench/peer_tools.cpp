@@ -49,11 +49,12 @@ baseline_server::baseline_server(const std::filesystem::path& program, const std
 }
 
 omni_server::omni_server(const std::filesystem::path& program, const std::filesystem::path& work_dir,
-                         std::size_t servants, std::size_t socket_queue) {
+                         std::size_t servants, std::size_t socket_queue, const std::vector<std::string>& orb_args) {
   ior_file_ = scratch(work_dir, "omni").string() + ".ior";
   std::vector<std::string> argv = {program.string(), "--ior-file", ior_file_.string(), "--servants",
                                    std::to_string(servants)};
   if (socket_queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(socket_queue)});
+  argv.insert(argv.end(), orb_args.begin(), orb_args.end());
   out_file_ = scratch(work_dir, "omni-server-out");
   process_ = child_process::start(argv, true, out_file_);
   wait_for_lines(ior_file_, servants + 1, process_, std::chrono::seconds(30));

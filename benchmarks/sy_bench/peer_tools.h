@@ -31,13 +31,14 @@ class baseline_server {
   int port_ = 0;
 };
 
-// omni_bench_server --ior-file F [--servants N]: its lines by name ("ttcp/0" -> IOR).
+// omni_bench_server --ior-file F [--servants N] [-ORB... options]: its lines by name ("ttcp/0" -> IOR).
 class omni_server {
  public:
   omni_server(const std::filesystem::path& program, const std::filesystem::path& work_dir, std::size_t servants,
-              std::size_t socket_queue);
+              std::size_t socket_queue, const std::vector<std::string>& orb_args = {});
   ~omni_server();
   const std::filesystem::path& ior_file() const noexcept { return ior_file_; }
+  pid_t pid() const noexcept { return process_.pid(); }
 
  private:
   child_process process_;
