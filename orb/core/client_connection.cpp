@@ -46,8 +46,24 @@ bool provably_not_sent(const SystemException& failure) noexcept {
 }
 
 client_connection::client_connection(std::unique_ptr<transports::connection> connection,
-                                     std::uint32_t max_body_size, connection_cache* owner)
-    : connection_(std::move(connection)), owner_(owner), last_send_(idle_clock()), reader_(max_body_size) {}
+                                     std::uint32_t max_body_size, connection_cache* owner, message_trace* trace)
+    : connection_(std::move(connection)),
+      owner_(owner),
+      trace_(trace),
+      trace_messages_(trace != nullptr && trace->messages()),
+      last_send_(idle_clock()),
+      reader_(max_body_size) {
+  if (trace_ != nullptr && trace_->connections()) trace_->connection("client", "connected", peer_address());
+}
+
+void client_connection::trace_request(std::span<const transports::const_buffer> pieces) noexcept {
+  if (pieces.empty()) return;
+  try {
+    trace_->message("client", false, peer_address(),
+                    {static_cast<const std::byte*>(pieces[0].data), pieces[0].size});
+  } catch (...) {
+  }
+}
 
 client_connection::~client_connection() { close(); }
 
@@ -57,6 +73,7 @@ void client_connection::send_until(std::span<const transports::const_buffer> pie
   if (!lock.owns_lock() && !lock.try_lock_until(deadline))
     throw timeout(CompletionStatus::no, "the call timeout passed while another request was being sent to " +
                                             peer_address());
+  if (trace_messages_) trace_request(pieces);
   const std::uint32_t now = idle_clock();
   if (now - last_send_ > idle_threshold) before_send();
   last_send_ = now;
@@ -130,7 +147,11 @@ bool client_connection::read_message(message_reader::result& out, call_deadline 
   // `out` comes in fresh (need_more) from the caller.
   if (reader_.has_unread()) out = reader_.next();
   for (;;) {
-    if (out.what == message_reader::status::message) return true;
+    if (out.what == message_reader::status::message) {
+      if (trace_messages_) [[unlikely]]
+        trace_->message("client", true, peer_address(), out.message.bytes);
+      return true;
+    }
     if (out.what == message_reader::status::bad_header) raise_bad_header(out.header.status);
     if (deadline) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
@@ -318,6 +339,12 @@ void client_connection::close(bool closed_by_server) noexcept {
     if (link_.exchange(link::closed, std::memory_order_acq_rel) == link::closed) return;
     closed_by_server_ = closed_by_server;
     state_changed_.notify_all();
+  }
+  if (trace_ != nullptr && trace_->connections()) {
+    try {
+      trace_->connection("client", "ended", peer_address(), closed_by_server ? "CloseConnection from the server" : "");
+    } catch (...) {
+    }
   }
   // shutdown(2) rather than close(2): it wakes a thread blocked in recv, send or poll on the
   // socket, and the descriptor stays ours until the transport connection goes with this object.

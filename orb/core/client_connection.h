@@ -39,6 +39,7 @@
 #include <boost/unordered/unordered_flat_map.hpp>
 
 #include "orb/core/message_reader.h"
+#include "orb/core/message_trace.h"
 #include "orb/giop/message_header.h"
 #include "switchyard/exception.h"
 #include "transports/connection.h"
@@ -47,6 +48,7 @@
 namespace switchyard::core {
 
 class connection_cache;
+class message_trace;
 
 // When a call must be done by (-ORBCallTimeout); none: no limit.
 using call_deadline = std::optional<std::chrono::steady_clock::time_point>;
@@ -63,7 +65,7 @@ class client_connection {
   // `owner`, if any, is told when the connection breaks (it must outlive the connection: every
   // holder of a connection holds the ORB that owns the cache).
   client_connection(std::unique_ptr<transports::connection> connection, std::uint32_t max_body_size,
-                    connection_cache* owner = nullptr);
+                    connection_cache* owner = nullptr, message_trace* trace = nullptr);
   ~client_connection();
   client_connection(const client_connection&) = delete;
   client_connection& operator=(const client_connection&) = delete;
@@ -88,6 +90,8 @@ class client_connection {
       send_until(pieces, *deadline);
       return;
     }
+    if (trace_messages_) [[unlikely]]
+      trace_request(pieces);
     std::lock_guard lock(send_mutex_);
     // Back-to-back calls skip the look at the socket: only a connection idle for a while has had
     // the time to be closed by its server unnoticed. A connection no longer open is shut down for
@@ -211,9 +215,13 @@ class client_connection {
   // if it ended with CloseConnection.
   bool read_to_end() noexcept;
   void release_reader() noexcept;
+  // -ORBTrace: a request going out (its first piece holds the header).
+  void trace_request(std::span<const transports::const_buffer> pieces) noexcept;
 
   std::unique_ptr<transports::connection> connection_;
   connection_cache* owner_;
+  message_trace* trace_;
+  const bool trace_messages_;  // -ORBTrace 2 or more: fixed for the ORB's life, one load to test
   std::atomic<std::uint32_t> next_request_id_{1};
   std::atomic<link> link_{link::open};
   std::atomic<bool> code_sets_sent_{false};

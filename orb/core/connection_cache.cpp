@@ -51,7 +51,7 @@ std::shared_ptr<client_connection> connection_cache::get(const iop::endpoint& wh
                             "the call timeout passed while connecting: " + e.detail());
     throw;
   }
-  auto connection = std::make_shared<client_connection>(std::move(made), max_body_size_, this);
+  auto connection = std::make_shared<client_connection>(std::move(made), max_body_size_, this, trace_);
   std::lock_guard lock(mutex_);
   auto& slot = connections_[where];
   // Another thread may have connected meanwhile: keep the first, drop ours.

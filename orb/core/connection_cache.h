@@ -17,8 +17,10 @@ namespace switchyard::core {
 
 class connection_cache {
  public:
-  connection_cache(transports::transport_options options, std::uint32_t max_body_size)
-      : options_(options), max_body_size_(max_body_size) {}
+  // `trace`, if any, gets every connection's events (-ORBTrace); it outlives the cache.
+  connection_cache(transports::transport_options options, std::uint32_t max_body_size,
+                   message_trace* trace = nullptr)
+      : options_(options), max_body_size_(max_body_size), trace_(trace) {}
 
   // The open connection to `where`, connecting if there is none: TRANSIENT if that fails. A
   // connect waits no longer than -ORBConnectTimeout, nor past `deadline` (then TIMEOUT,
@@ -35,6 +37,7 @@ class connection_cache {
  private:
   transports::transport_options options_;
   std::uint32_t max_body_size_;
+  message_trace* trace_;
   mutable std::mutex mutex_;
   std::unordered_map<iop::endpoint, std::shared_ptr<client_connection>, iop::endpoint_hash> connections_;
 };

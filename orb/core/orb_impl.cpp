@@ -25,7 +25,8 @@ instrument::strategy strategy_label(int compiled_code, demux_strategy chosen) {
 
 orb_impl::orb_impl(orb_options options)
     : options_(std::move(options)),
-      connections_(options_.transport, options_.max_message_size),
+      trace_(options_.trace_level, options_.trace_file),
+      connections_(options_.transport, options_.max_message_size, &trace_),
       adapters_(std::make_unique<adapter::adapter_registry>(*this, options_.servant_demux,
                                                             options_.operation_demux)),
       servant_demux_label_(strategy_label(SWITCHYARD_SERVANT_DEMUX, options_.servant_demux)),

@@ -13,6 +13,7 @@
 
 #include "orb/adapter/adapter_registry.h"
 #include "orb/core/connection_cache.h"
+#include "orb/core/message_trace.h"
 #include "orb/core/orb_options.h"
 #include "orb/core/server.h"
 #include "orb/ior/object_reference.h"
@@ -30,6 +31,8 @@ class orb_impl final : public adapter::reference_factory,
   ~orb_impl() override;
 
   const orb_options& options() const noexcept { return options_; }
+  // -ORBTrace: what crosses the connections.
+  message_trace& trace() noexcept { return trace_; }
   connection_cache& connections() noexcept { return connections_; }
   adapter::adapter_registry& adapters() noexcept { return *adapters_; }
   // The serving half: listeners, connections, concurrency, limits.
@@ -71,6 +74,7 @@ class orb_impl final : public adapter::reference_factory,
   void dump_profile_at_exit() noexcept;
 
   orb_options options_;
+  message_trace trace_;
   connection_cache connections_;
   std::unique_ptr<adapter::adapter_registry> adapters_;
   instrument::probe_table_set probes_;

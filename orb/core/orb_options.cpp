@@ -120,6 +120,10 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     return 1;
   } else if (is("-ORBInstrumentFile")) {
     options.instrument_file = value();
+  } else if (is("-ORBTrace")) {
+    options.trace_level = parse_number<int>(name, value(), 0, 3);
+  } else if (is("-ORBTraceFile")) {
+    options.trace_file = value();
   } else {
     bad_option(name, "unknown -ORB option");
   }

@@ -75,6 +75,9 @@ struct orb_options {
   bool instrument = false;
   // -ORBInstrumentFile PATH: where the probe table goes at shutdown (default: stderr).
   std::string instrument_file;
+  // -ORBTrace 0..3, -ORBTraceFile PATH: what crosses the connections (orb/core/message_trace.h).
+  int trace_level = 0;
+  std::string trace_file;
 };
 
 // Parses and removes the -ORB options from argv (argc shrinks; argv[argc] stays null). An unknown

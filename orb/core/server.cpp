@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "orb/core/message_trace.h"
 #include "orb/core/orb_impl.h"
 #include "orb/core/server_connection.h"
 #include "orb/core/server_loop.h"
@@ -138,6 +139,7 @@ void server::place(std::unique_ptr<transports::connection> accepted) {
     return;  // no memory, or the budget is spent: the socket is closed by now; the peer sees EOF
   }
   connections_.fetch_add(1, std::memory_order_relaxed);
+  if (orb_.trace().connections()) orb_.trace().connection("server", "accepted", connection->peer_address());
   if (stopped_.load(std::memory_order_acquire)) {
     connection->request_close(false);
     return;

@@ -4,6 +4,7 @@
 
 #include "orb/adapter/adapter_registry.h"
 #include "orb/core/object_state.h"
+#include "orb/core/message_trace.h"
 #include "orb/core/orb_impl.h"
 #include "orb/core/reply_sink.h"
 #include "orb/core/server.h"
@@ -124,7 +125,8 @@ server_connection::server_connection(server& owner, std::unique_ptr<transports::
     : owner_(owner),
       connection_(std::move(connection)),
       handle_(connection_->handle()),
-      reader_(owner.options().max_message_size, initial_receive_capacity, &owner.budget()) {}
+      reader_(owner.options().max_message_size, initial_receive_capacity, &owner.budget()),
+      trace_messages_(owner.orb().trace().messages()) {}
 
 server_connection::~server_connection() {
   if (pending_reserved_ != 0) owner_.budget().release(pending_reserved_);
@@ -135,6 +137,8 @@ server_connection::~server_connection() {
 
 bool server_connection::serve(const giop::message_view& message, cdr::output_stream& out,
                               instrument::phase_timer& timer) {
+  if (trace_messages_) [[unlikely]]
+    owner_.orb().trace().message("server", true, peer_address(), message.bytes);
   const giop::protocol& protocol = *giop::protocol_for(message.header.ver.minor);
   last_minor_.store(message.header.ver.minor, std::memory_order_relaxed);
   try {
@@ -149,19 +153,24 @@ bool server_connection::serve(const giop::message_view& message, cdr::output_str
         // Requests are served as they arrive; by the time a cancel is read its request is done.
         return true;
       case giop::message_type::close_connection:
+        end_reason_ = "CloseConnection from the peer";
+        return false;
       case giop::message_type::message_error:
+        end_reason_ = "MessageError from the peer";
         return false;
       case giop::message_type::reply:
       case giop::message_type::locate_reply:
       case giop::message_type::fragment:
         // Replies to a server, or a stray fragment: a protocol error.
         send_message_error(protocol);
+        end_reason_ = "a reply or a stray fragment sent to a server";
         return false;
     }
   } catch (const SystemException& e) {
     // A request header that does not decode (no request id to answer with), or a reply the peer
     // would not take (the send timeout, the budget): the connection is done.
     if (e.minor() != minor::send_timed_out && e.minor() != minor::send_failed) send_message_error(protocol);
+    trace_end(e.what());
     return false;
   }
   return false;
@@ -258,6 +267,8 @@ void server_connection::serve_locate_request(const giop::message_view& message,
 // ---- Sending -----------------------------------------------------------------------------------
 
 void server_connection::send(std::span<const std::byte> message) {
+  if (trace_messages_) [[unlikely]]
+    owner_.orb().trace().message("server", false, peer_address(), message);
   if (loop_ == nullptr) {
     // A dedicated thread: the only one that sends on its connection, blocking, each wait
     // bounded by the send timeout (SO_SNDTIMEO).
@@ -342,6 +353,7 @@ void server_connection::send_message_error(const giop::protocol& protocol) noexc
     cdr::output_stream out(64);
     auto mark = protocol.begin_message_error(out);
     auto message = giop::protocol::finish(out, mark);
+    if (message_trace& trace = owner_.orb().trace(); trace.messages()) trace.message("server", false, peer_address(), message);
     const transports::const_buffer whole{message.data(), message.size()};
     // Best effort, never waiting: the peer is about to be disconnected anyway. Only a worker
     // may be sending beside us (the lock is free otherwise).
@@ -358,6 +370,7 @@ void server_connection::send_close_connection() noexcept {
     const giop::protocol* protocol = giop::protocol_for(last_minor_.load(std::memory_order_relaxed));
     auto mark = protocol->begin_close_connection(out);
     auto message = giop::protocol::finish(out, mark);
+    if (message_trace& trace = owner_.orb().trace(); trace.messages()) trace.message("server", false, peer_address(), message);
     const transports::const_buffer whole{message.data(), message.size()};
     std::unique_lock lock(send_mutex_, std::try_to_lock);
     // Never after half a reply: the peer would read CloseConnection as the reply's rest.
@@ -367,6 +380,7 @@ void server_connection::send_close_connection() noexcept {
 }
 
 void server_connection::answer_bad_header(const giop::header_result& header) noexcept {
+  end_reason_ = giop::to_string(header.status);
   // Not GIOP at all: nothing to answer in. Otherwise MessageError in the version the header
   // names, or the highest we speak when that version is unknown. Either way the connection ends.
   if (header.status == giop::header_status::bad_magic) return;
@@ -391,19 +405,26 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
       // Asked to close (the asker ended our receiving): before the peer's close, which it looks like.
       if (close_requested_.load()) {
         graceful = close_gracefully_.load();
+        end_reason_ = "asked to close";
         break;
       }
-      if (got == message_reader::received::closed) break;
+      if (got == message_reader::received::closed) {
+        end_reason_ = "closed by the peer";
+        break;
+      }
       if (got == message_reader::received::nothing) {
         // A tick without octets: deadlines.
         if (reader_.inside_message()) {
           if (limits.message_timeout.count() > 0 &&
-              std::chrono::steady_clock::now() - message_started > limits.message_timeout)
+              std::chrono::steady_clock::now() - message_started > limits.message_timeout) {
+            end_reason_ = "message timeout";
             break;
+          }
         } else {
           idle_for += tick;
           if (limits.idle_timeout.count() > 0 && idle_for >= limits.idle_timeout) {
             graceful = true;
+            end_reason_ = "idle timeout";
             break;
           }
           reader_.trim();
@@ -419,6 +440,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
         // CloseConnection, may send it again elsewhere.
         serving_.store(false);
         graceful = close_gracefully_.load();
+        end_reason_ = "asked to close";
         break;
       }
       const bool keep = take_buffered(
@@ -429,6 +451,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
       if (!keep) break;
       if (close_requested_.load()) {
         graceful = close_gracefully_.load();
+        end_reason_ = "asked to close";
         break;
       }
       if (reader_.inside_message()) {
@@ -437,6 +460,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
           timing_message = true;
           message_started = now;
         } else if (limits.message_timeout.count() > 0 && now - message_started > limits.message_timeout) {
+          end_reason_ = "message timeout";
           break;
         }
       } else {
@@ -448,11 +472,23 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
     if (e.minor() != minor::send_timed_out && e.minor() != minor::send_failed &&
         e.minor() != minor::recv_failed)
       send_message_error(giop::highest_protocol());
+    trace_end(e.what());
   }
   if (graceful) send_close_connection();
   if (!ended_.exchange(true)) {
+    trace_end(end_reason_);
     connection_->shut_down();
     owner_.connection_ended();
+  }
+}
+
+void server_connection::trace_end(std::string_view why) noexcept {
+  message_trace& trace = owner_.orb().trace();
+  if (!trace.connections() || traced_end_) return;
+  traced_end_ = true;
+  try {
+    trace.connection("server", "ended", peer_address(), why);
+  } catch (...) {
   }
 }
 
@@ -472,11 +508,11 @@ void server_connection::on_io(transports::native_handle, unsigned events) {
     // the peer is gone, and level-triggered it would be reported for ever.
     if ((events & transports::io_events::hangup) && interest_ != transports::io_events::readable &&
         !(events & transports::io_events::writable)) {
-      end(false);
+      end(false, "the peer hung up");
       return;
     }
     if ((events & transports::io_events::writable) && !flush_pending()) {
-      end(false);
+      end(false, "the peer is gone");
       return;
     }
     if ((events & transports::io_events::readable) && !on_readable()) end(false);
@@ -484,6 +520,7 @@ void server_connection::on_io(transports::native_handle, unsigned events) {
     // A protocol error (MARSHAL), the budget (IMP_LIMIT), a broken connection: this connection
     // is done; the others go on.
     if (e.minor() != minor::recv_failed && e.minor() != minor::send_failed) send_message_error(giop::highest_protocol());
+    trace_end(e.what());
     end(false);
   }
 }
@@ -493,7 +530,10 @@ bool server_connection::on_readable() {
     return true;  // an event from before the pause
   instrument::phase_timer timer(loop_->probes());
   const auto got = reader_.receive_now(*connection_);
-  if (got == message_reader::received::closed) return false;
+  if (got == message_reader::received::closed) {
+    end_reason_ = "closed by the peer";
+    return false;
+  }
   if (got == message_reader::received::nothing) return true;
   last_activity_ = loop_->events().batch_time();
   timer.mark(instrument::layer::read);
@@ -577,24 +617,26 @@ void server_connection::resume_reading() noexcept {
 void server_connection::check_deadlines(std::chrono::steady_clock::time_point now) noexcept {
   const server_limits& limits = owner_.limits();
   if (output_blocked_.load(std::memory_order_relaxed)) {
-    if (now - output_blocked_since_ > limits.send_timeout) end(false);
+    if (now - output_blocked_since_ > limits.send_timeout) end(false, "send timeout: the peer does not read");
     return;
   }
   if (inside_message_) {
-    if (limits.message_timeout.count() > 0 && now - message_started_ > limits.message_timeout) end(false);
+    if (limits.message_timeout.count() > 0 && now - message_started_ > limits.message_timeout)
+      end(false, "message timeout");
     return;
   }
   if (in_flight_.load(std::memory_order_relaxed) != 0) return;
   const auto idle = now - last_activity_;
   if (limits.idle_timeout.count() > 0 && idle > limits.idle_timeout) {
-    end(true);
+    end(true, "idle timeout");
     return;
   }
   if (idle > std::chrono::seconds(1)) reader_.trim();
 }
 
-void server_connection::end(bool graceful) noexcept {
+void server_connection::end(bool graceful, std::string_view why) noexcept {
   if (ended_.exchange(true)) return;
+  trace_end(why.empty() ? end_reason_ : why);
   // CloseConnection only when every request read has been answered: the peer may send again
   // whatever has no reply (GIOP), so nothing it sent may be in progress.
   if (graceful && in_flight_.load() == 0) send_close_connection();
@@ -635,10 +677,10 @@ void server_connection::request_close(bool graceful) noexcept {
   if (ended_.load()) return;
   if (loop_ != nullptr) {
     if (loop_->events().in_loop_thread()) {
-      end(graceful);
+      end(graceful, "asked to close");
     } else {
       try {
-        loop_->events().post([self = shared_from_this(), graceful] { self->end(graceful); });
+        loop_->events().post([self = shared_from_this(), graceful] { self->end(graceful, "asked to close"); });
       } catch (...) {
         connection_->shut_down();  // out of memory for the task: the loop sees the end by itself
       }

@@ -56,7 +56,8 @@ class server_connection final : public transports::io_handler,
   // Ends the connection if one of its deadlines has passed.
   void check_deadlines(std::chrono::steady_clock::time_point now) noexcept;
   // Ends the connection now: CloseConnection first if `graceful` and no reply is half-sent.
-  void end(bool graceful) noexcept;
+  // `why` (or the reason noted when the decision was made) goes to the trace (-ORBTrace).
+  void end(bool graceful, std::string_view why = {}) noexcept;
   // Stops reading for good (a drain before shutdown); requests in progress go on.
   void pause_reading() noexcept;
   // Reads again after a pause for the worker pool (it has room, or this connection's requests
@@ -103,16 +104,21 @@ class server_connection final : public transports::io_handler,
   bool serve_buffered();
   void update_interest();
   void note_message_progress(std::chrono::steady_clock::time_point now) noexcept;
+  // -ORBTrace: the connection ended, and why (once).
+  void trace_end(std::string_view why) noexcept;
 
   server& owner_;
   std::unique_ptr<transports::connection> connection_;
   transports::native_handle handle_;
   message_reader reader_;
+  const bool trace_messages_;  // -ORBTrace 2 or more: fixed for the ORB's life, one load to test
   std::atomic<std::uint8_t> last_minor_{2};  // the GIOP version the client spoke last
   std::atomic<bool> ended_{false};
   std::atomic<bool> close_requested_{false};
   std::atomic<bool> close_gracefully_{false};
   std::atomic<bool> goodbye_sent_{false};    // CloseConnection sent (at most once)
+  std::string_view end_reason_;  // why the driver is ending it, for the trace (static strings)
+  bool traced_end_ = false;
   std::atomic<bool> serving_{false};         // dedicated: inside a request (seq_cst with close_requested_)
 
   std::mutex send_mutex_;
