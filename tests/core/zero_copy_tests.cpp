@@ -2,6 +2,7 @@
 // contiguous message, and requests whose large sequences go out as external chunks arriving
 // intact over loopback in every GIOP version, two-way and one-way, mixed with small calls,
 // forwarded, and with more large arguments than the stream records as chunks.
+#include <atomic>
 #include "orb/giop/protocol.h"
 
 #include <catch2/catch.hpp>
@@ -193,7 +194,7 @@ struct bulk_stub {
 // Answers echo_octets with LOCATION_FORWARD to `to`.
 struct forwarding_servant final : servant {
   object_ref to;
-  int calls = 0;
+  std::atomic<int> calls = 0;  // counted in the server's thread, read by the test's
   static void forward(servant& self, server_request&) {
     auto& me = static_cast<forwarding_servant&>(self);
     ++me.calls;
