@@ -26,7 +26,6 @@ struct OperationEntry {
   const Attribute* attribute = nullptr;  // with setter
   bool setter = false;
   std::vector<Exception*> raises;
-  Requirements requirements;
 };
 
 // The C++ namespace (modules only) that holds a declaration: "A::B", or "" at the root.
@@ -111,13 +110,6 @@ class Generator {
   std::vector<const Interface*> ancestors_of(const Interface& i);  // bases, depth first, each once
   std::string signature(const OperationEntry& e, const std::string& name_prefix, bool skeleton);
 
-  void guarded(std::string& out, const Requirements& r, const std::string& text) {
-    if (r.none()) {
-      out += text;
-    } else {
-      out += "#if " + r.condition() + "\n" + text + "#endif\n";
-    }
-  }
 
   void map_includes(const DeclarationList& list, std::vector<std::string>& files);
 
@@ -149,22 +141,21 @@ class Generator {
 
 void Generator::type_definition(const Declaration& d, const char* keyword, const std::string& indent,
                                 const std::function<void(const std::string&)>& emit) {
-  const Requirements r = requirements_of(d);
   Deferral* deferral = std::exchange(deferral_, nullptr);  // types nested in this one stay inline
   std::string before = std::move(h_);
   h_.clear();
-  if (deferral != nullptr && r.object) {
+  if (deferral != nullptr && holds_object_reference(d)) {
     definition_prefix_ = deferral->owner;
     emit(deferral->indent);
     definition_prefix_.clear();
-    guarded(deferral->text, r, h_);
+    deferral->text += h_;
     h_ = indent + keyword + " " + identifier(d.name) + ";\n\n";
   } else {
     emit(indent);
   }
   std::string text = std::move(h_);
   h_ = std::move(before);
-  guarded(h_, r, text);
+  h_ += text;
   deferral_ = deferral;
 }
 
@@ -275,15 +266,11 @@ std::vector<OperationEntry> Generator::operations_of(const Interface& i) {
     for (const auto& p : x->definitions) {
       if (p->kind == DeclKind::operation) {
         const auto& op = static_cast<const Operation&>(*p);
-        out.push_back({op.name, &op, nullptr, false, op.raises, requirements_of(op)});
+        out.push_back({op.name, &op, nullptr, false, op.raises});
       } else if (p->kind == DeclKind::attribute) {
         const auto& a = static_cast<const Attribute&>(*p);
-        Requirements r = requirements_of(*a.type);
-        Requirements get_r = r, set_r = r;
-        for (const Exception* e : a.get_raises) get_r |= requirements_of(*e);
-        for (const Exception* e : a.set_raises) set_r |= requirements_of(*e);
-        out.push_back({"_get_" + a.name, nullptr, &a, false, a.get_raises, get_r});
-        if (!a.readonly) out.push_back({"_set_" + a.name, nullptr, &a, true, a.set_raises, set_r});
+        out.push_back({"_get_" + a.name, nullptr, &a, false, a.get_raises});
+        if (!a.readonly) out.push_back({"_set_" + a.name, nullptr, &a, true, a.set_raises});
       }
     }
   }
@@ -367,7 +354,7 @@ void Generator::header_declaration(const Declaration& d, const std::string& inde
     }
     case DeclKind::typedef_: {
       const auto& t = static_cast<const Typedef&>(d);
-      guarded(h_, requirements_of(*t.type), indent + "using " + name + " = " + type_name(*t.type) + ";\n");
+      h_ += indent + "using " + name + " = " + type_name(*t.type) + ";\n";
       return;
     }
     case DeclKind::constant: {
@@ -562,14 +549,14 @@ void Generator::header_interface(const Interface& i, const std::string& indent) 
   for (const Interface* a : ancestors_of(i))
     h_ += in + "operator " + qualified(*a) + "() const { return " + qualified(*a) + "(_ref); }\n";
   h_ += "\n";
-  for (const auto& e : entries) guarded(h_, e.requirements, in + signature(e, "", false) + ";\n");
+  for (const auto& e : entries) h_ += in + signature(e, "", false) + ";\n";
   h_ += "\n" + indent + " private:\n" + in + "::switchyard::object_ref _ref;\n" + indent + "};\n\n";
   h_ += deferral.text;
 
   const std::string skel = name + "_skeleton";
   h_ += indent + "// " + i.repository_id + ": the skeleton (server side). Servants derive from it.\n";
   h_ += indent + "class " + skel + " : public ::switchyard::servant {\n" + indent + " public:\n";
-  for (const auto& e : entries) guarded(h_, e.requirements, in + "virtual " + signature(e, "", true) + " = 0;\n");
+  for (const auto& e : entries) h_ += in + "virtual " + signature(e, "", true) + " = 0;\n";
   h_ += "\n" + in + "const ::switchyard::interface_info& _interface() const noexcept override { return _info; }\n";
   h_ += in + "// The operation table (IDL order, inherited operations first), repository ids, gperf lookup.\n";
   h_ += in + "static const ::switchyard::interface_info _info;\n\n" + indent + " private:\n";
@@ -597,14 +584,14 @@ void Generator::source_list(const DeclarationList& list) {
         source_list(s.definitions);
         if (s.forward) break;
         std::string ns = namespace_of(d);
-        guarded(cpp_, requirements_of(d), open_ns(ns) + struct_functions(s) + close_ns(ns));
+        cpp_ += open_ns(ns) + struct_functions(s) + close_ns(ns);
         break;
       }
       case DeclKind::exception: {
         const auto& e = static_cast<const Exception&>(d);
         source_list(e.definitions);
         std::string ns = namespace_of(d);
-        guarded(cpp_, requirements_of(d), open_ns(ns) + exception_functions(e) + close_ns(ns));
+        cpp_ += open_ns(ns) + exception_functions(e) + close_ns(ns);
         break;
       }
       case DeclKind::union_: {
@@ -612,7 +599,7 @@ void Generator::source_list(const DeclarationList& list) {
         source_list(u.definitions);
         if (u.forward) break;
         std::string ns = namespace_of(d);
-        guarded(cpp_, requirements_of(d), open_ns(ns) + union_functions(u) + close_ns(ns));
+        cpp_ += open_ns(ns) + union_functions(u) + close_ns(ns);
         break;
       }
       case DeclKind::interface: {
@@ -737,14 +724,7 @@ std::string Generator::skeleton_body(const Interface& i, const OperationEntry& e
   } else if (body.find("_request") == std::string::npos) {
     body += "  (void)_request;\n";
   }
-  if (e.requirements.none()) {
-    code += body;
-  } else {
-    code += "#if " + e.requirements.condition() + "\n" + body + "#else\n  (void)_self;\n  (void)_request;\n" +
-            "  throw ::switchyard::SystemException(::switchyard::SystemExceptionKind::NO_IMPLEMENT, 0,\n" +
-            "      ::switchyard::CompletionStatus::no, \"" + e.wire_name +
-            ": generated without <switchyard/any.h> or <switchyard/object_io.h>\");\n#endif\n";
-  }
+  code += body;
   return code + "}\n\n";
 }
 
@@ -775,7 +755,7 @@ void Generator::source_interface(const Interface& i) {
           "  if (reference.is_nil()) return {};\n"
           "  if (reference.repository_id() == _repository_id || reference.is_a(_repository_id))\n"
           "    return " + cls + "(reference);\n  return {};\n}\n\n";
-  for (std::size_t k = 0; k < entries.size(); ++k) guarded(text, entries[k].requirements, stub_body(i, entries[k], k));
+  for (std::size_t k = 0; k < entries.size(); ++k) text += stub_body(i, entries[k], k);
   text += "// --- " + i.scoped_name() + ": skeleton\n\n";
   for (std::size_t k = 0; k < entries.size(); ++k) text += skeleton_body(i, entries[k], k);
   const std::string skel = cls + "_skeleton";
@@ -878,16 +858,9 @@ bool Generator::run() {
   for (const char* inc : {"<array>", "<cstddef>", "<cstdint>", "<span>", "<string>", "<string_view>", "<utility>",
                           "<variant>", "<vector>", "", "<switchyard/cdr/input_stream.h>",
                           "<switchyard/cdr/output_stream.h>", "<switchyard/exception.h>", "<switchyard/object.h>",
-                          "<switchyard/servant.h>", "<switchyard/server_request.h>"})
+                          "<switchyard/servant.h>", "<switchyard/server_request.h>", "<switchyard/any.h>", "<switchyard/object_io.h>"})
     header += *inc ? std::string("#include ") + inc + "\n" : "\n";
-  header +=
-      "\n// Runtime pieces other engineers add later: declarations that need them are generated only\n"
-      "// when their headers exist (docs/idl.md, \"Any, TypeCode and object references\").\n"
-      "#ifndef SYIDL_HAVE_ANY\n#if __has_include(<switchyard/any.h>)\n#include <switchyard/any.h>\n"
-      "#define SYIDL_HAVE_ANY 1\n#else\n#define SYIDL_HAVE_ANY 0\n#endif\n#endif\n"
-      "#ifndef SYIDL_HAVE_OBJECT_IO\n#if __has_include(<switchyard/object_io.h>)\n"
-      "#include <switchyard/object_io.h>\n#define SYIDL_HAVE_OBJECT_IO 1\n#else\n#define SYIDL_HAVE_OBJECT_IO 0\n"
-      "#endif\n#endif\n\n";
+  header += "\n";
   for (const auto& inc : includes) header += "#include \"" + inc + ".h\"\n";
   if (!includes.empty()) header += "\n";
   header += body_h;

@@ -202,8 +202,8 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
 }
 
 std::string any_friend_declarations(const std::string& name, const std::string& indent) {
-  return "#if SYIDL_HAVE_ANY\n" + indent + "friend void operator<<=(::switchyard::any&, const " + name + "&);\n" + indent +
-         "friend bool operator>>=(const ::switchyard::any&, " + name + "&);\n#endif\n";
+  return indent + "friend void operator<<=(::switchyard::any&, const " + name + "&);\n" + indent +
+         "friend bool operator>>=(const ::switchyard::any&, " + name + "&);\n";
 }
 
 std::string type_code_declarations(const Declaration& d, const std::string& indent, bool in_class) {
@@ -221,9 +221,7 @@ std::string type_code_declarations(const Declaration& d, const std::string& inde
     out += indent + s + "void insert_" + d.name + "(::switchyard::any&, const " + t + "&);\n";
     out += indent + s + "bool extract_" + d.name + "(const ::switchyard::any&, " + t + "&);\n";
   }
-  Requirements r = d.kind == DeclKind::interface ? Requirements{} : requirements_of(d);
-  r.any = true;
-  return "#if " + r.condition() + "\n" + out + "#endif\n";
+  return out;
 }
 
 std::string type_code_definitions(const Declaration& d, const std::string& scope) {
@@ -273,9 +271,7 @@ std::string type_code_definitions(const Declaration& d, const std::string& scope
     default:
       break;
   }
-  Requirements r = d.kind == DeclKind::interface ? Requirements{} : requirements_of(d);
-  r.any = true;
-  return "#if " + r.condition() + "\n" + out + "#endif\n";
+  return out;
 }
 
 }  // namespace switchyard::idl::cxx

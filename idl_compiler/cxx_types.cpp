@@ -191,85 +191,48 @@ std::string parameter_type(const TypeSpec& type, ParameterDirection direction) {
   return "const " + type_name(type) + "&";
 }
 
-std::string Requirements::condition() const {
-  if (any && object) return "SYIDL_HAVE_ANY && SYIDL_HAVE_OBJECT_IO";
-  if (any) return "SYIDL_HAVE_ANY";
-  if (object) return "SYIDL_HAVE_OBJECT_IO";
-  return "1";
-}
-
 namespace {
 
-Requirements requirements_impl(const TypeSpec& type, std::set<const Declaration*>& seen);
+bool type_holds_object_reference(const TypeSpec& type, std::set<const Declaration*>& seen);
 
-Requirements declaration_requirements(const Declaration& d, std::set<const Declaration*>& seen) {
-  Requirements r;
-  if (!seen.insert(&d).second) return r;
+bool declaration_holds_object_reference(const Declaration& d, std::set<const Declaration*>& seen) {
+  if (!seen.insert(&d).second) return false;
+  const auto any_member = [&](const auto& members) {
+    for (const auto& m : members)
+      if (type_holds_object_reference(*m->type, seen)) return true;
+    return false;
+  };
   switch (d.kind) {
-    case DeclKind::struct_:
-      for (const auto& m : static_cast<const Struct&>(d).members) r |= requirements_impl(*m->type, seen);
-      break;
-    case DeclKind::exception:
-      for (const auto& m : static_cast<const Exception&>(d).members) r |= requirements_impl(*m->type, seen);
-      break;
-    case DeclKind::union_: {
-      const auto& u = static_cast<const Union&>(d);
-      for (const auto& c : u.cases) r |= requirements_impl(*c.member->type, seen);
-      break;
-    }
-    case DeclKind::typedef_:
-      r |= requirements_impl(*static_cast<const Typedef&>(d).type, seen);
-      break;
-    case DeclKind::attribute:
-      r |= requirements_impl(*static_cast<const Attribute&>(d).type, seen);
-      break;
-    case DeclKind::operation: {
-      const auto& op = static_cast<const Operation&>(d);
-      r |= requirements_impl(*op.return_type, seen);
-      for (const auto& p : op.parameters) r |= requirements_impl(*p->type, seen);
-      for (const Exception* e : op.raises) r |= declaration_requirements(*e, seen);
-      break;
-    }
-    default:
-      break;
+    case DeclKind::struct_: return any_member(static_cast<const Struct&>(d).members);
+    case DeclKind::exception: return any_member(static_cast<const Exception&>(d).members);
+    case DeclKind::union_:
+      for (const auto& c : static_cast<const Union&>(d).cases)
+        if (type_holds_object_reference(*c.member->type, seen)) return true;
+      return false;
+    case DeclKind::typedef_: return type_holds_object_reference(*static_cast<const Typedef&>(d).type, seen);
+    default: return false;
   }
-  return r;
 }
 
-Requirements requirements_impl(const TypeSpec& type, std::set<const Declaration*>& seen) {
-  Requirements r;
+bool type_holds_object_reference(const TypeSpec& type, std::set<const Declaration*>& seen) {
   switch (type.kind) {
-    case TypeKind::basic:
-      if (type.basic == BasicType::any || type.basic == BasicType::type_code) r.any = true;
-      if (type.basic == BasicType::object) r.object = true;
-      break;
+    case TypeKind::basic: return type.basic == BasicType::object;
     case TypeKind::sequence:
-    case TypeKind::array:
-      r |= requirements_impl(*type.element, seen);
-      break;
+    case TypeKind::array: return type_holds_object_reference(*type.element, seen);
     case TypeKind::named: {
       const Declaration* d = target_of(type);
-      if (d == nullptr) break;
-      if (d->kind == DeclKind::interface) r.object = true;
-      else r |= declaration_requirements(*d, seen);
-      break;
+      if (d == nullptr) return false;
+      return d->kind == DeclKind::interface || declaration_holds_object_reference(*d, seen);
     }
-    default:
-      break;
+    default: return false;
   }
-  return r;
 }
 
 }  // namespace
 
-Requirements requirements_of(const TypeSpec& type) {
+bool holds_object_reference(const Declaration& declaration) {
   std::set<const Declaration*> seen;
-  return requirements_impl(type, seen);
-}
-
-Requirements requirements_of(const Declaration& declaration) {
-  std::set<const Declaration*> seen;
-  return declaration_requirements(declaration, seen);
+  return declaration_holds_object_reference(declaration, seen);
 }
 
 bool is_bulk_primitive(BasicType b) {

@@ -1,6 +1,6 @@
 // syidl C++ back end: what each IDL type becomes in C++ (names, parameter passing), and the facts
-// about it the marshaling code needs (minimal CDR size, fixed CDR layouts, what runtime headers it
-// requires). docs/idl.md describes the mapping. May include ast.h only.
+// about it the marshaling code needs (minimal CDR size, fixed CDR layouts). docs/idl.md describes
+// the mapping. May include ast.h only.
 #pragma once
 
 #include <cstddef>
@@ -32,21 +32,8 @@ std::string type_name(const TypeSpec& type);
 // sequence<octet>, const& otherwise), out and inout (T&).
 std::string parameter_type(const TypeSpec& type, ParameterDirection direction);
 
-// What a type needs from the runtime that may not exist yet.
-struct Requirements {
-  bool any = false;     // <switchyard/any.h>: any, TypeCode
-  bool object = false;  // <switchyard/object_io.h>: object references on the wire
-  Requirements& operator|=(const Requirements& o) {
-    any |= o.any;
-    object |= o.object;
-    return *this;
-  }
-  bool none() const { return !any && !object; }
-  // The preprocessor condition: "SYIDL_HAVE_ANY && SYIDL_HAVE_OBJECT_IO"
-  std::string condition() const;
-};
-Requirements requirements_of(const TypeSpec& type);
-Requirements requirements_of(const Declaration& declaration);
+// Whether a struct, union or exception holds an object reference (directly or in members).
+bool holds_object_reference(const Declaration& declaration);
 
 // Arithmetic types written as one block by write_array / read_array (not boolean, wchar, long double).
 bool is_bulk_primitive(BasicType type);
