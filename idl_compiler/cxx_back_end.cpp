@@ -113,18 +113,6 @@ class Generator {
 
   void map_includes(const DeclarationList& list, std::vector<std::string>& files);
 
-  // Emits a struct, exception or union (`emit` writes it at an indent). Inside an interface, one
-  // that holds object references may hold the interface itself, incomplete until the stub class
-  // closes (CosNaming's CannotProceed holds a NamingContext): it is only declared there and
-  // defined right after the class, as `I::name`.
-  struct Deferral {
-    std::string owner;   // "NamingContext::"
-    std::string indent;  // the interface's
-    std::string text;    // the definitions, emitted after the stub class
-  };
-  void type_definition(const Declaration& d, const char* keyword, const std::string& indent,
-                       const std::function<void(const std::string&)>& emit);
-
   const Specification& spec_;
   const BackEndOptions& options_;
   Diagnostics& diagnostics_;
@@ -135,29 +123,8 @@ class Generator {
   bool failed_ = false;
   bool emit_perfect_ = true;
   bool emit_indices_ = true;
-  Deferral* deferral_ = nullptr;    // set directly inside an interface
-  std::string definition_prefix_;  // "I::" for the next deferred definition's opening line
+  DeclarationOrder order_{spec_};
 };
-
-void Generator::type_definition(const Declaration& d, const char* keyword, const std::string& indent,
-                                const std::function<void(const std::string&)>& emit) {
-  Deferral* deferral = std::exchange(deferral_, nullptr);  // types nested in this one stay inline
-  std::string before = std::move(h_);
-  h_.clear();
-  if (deferral != nullptr && holds_object_reference(d)) {
-    definition_prefix_ = deferral->owner;
-    emit(deferral->indent);
-    definition_prefix_.clear();
-    deferral->text += h_;
-    h_ = indent + keyword + " " + identifier(d.name) + ";\n\n";
-  } else {
-    emit(indent);
-  }
-  std::string text = std::move(h_);
-  h_ = std::move(before);
-  h_ += text;
-  deferral_ = deferral;
-}
 
 void Generator::check_type(const TypeSpec& t, SourceLocation where) {
   switch (t.kind) {
@@ -238,7 +205,7 @@ void Generator::map_includes(const DeclarationList& list, std::vector<std::strin
       else if (dir.directive == DirectiveKind::file_end && !files.empty()) files.pop_back();
       continue;
     }
-    if (!files.empty() && !p->in_main_file) include_of_[p.get()] = files.front();
+    if (!files.empty() && !p->in_main_file) include_of_[p.get()] = files.back();
     if (p->kind == DeclKind::module) map_includes(static_cast<const Module&>(*p).definitions, files);
   }
 }
@@ -327,21 +294,19 @@ void Generator::header_declaration(const Declaration& d, const std::string& inde
         h_ += indent + "struct " + name + ";\n\n";
         return;
       }
-      type_definition(s, "struct", indent, [&](const std::string& at) { header_struct(s, at); });
+      header_struct(s, indent);
       return;
     }
-    case DeclKind::exception: {
-      type_definition(d, "class", indent,
-                      [&](const std::string& at) { header_exception(static_cast<const Exception&>(d), at); });
+    case DeclKind::exception:
+      header_exception(static_cast<const Exception&>(d), indent);
       return;
-    }
     case DeclKind::union_: {
       const auto& u = static_cast<const Union&>(d);
       if (u.forward) {
         h_ += indent + "class " + name + ";\n\n";
         return;
       }
-      type_definition(u, "class", indent, [&](const std::string& at) { header_union(u, at); });
+      header_union(u, indent);
       return;
     }
     case DeclKind::enum_: {
@@ -354,7 +319,7 @@ void Generator::header_declaration(const Declaration& d, const std::string& inde
     }
     case DeclKind::typedef_: {
       const auto& t = static_cast<const Typedef&>(d);
-      h_ += indent + "using " + name + " = " + type_name(*t.type) + ";\n";
+      h_ += indent + "using " + name + " = " + member_type_name(*t.type, t, order_, false) + ";\n";
       return;
     }
     case DeclKind::constant: {
@@ -386,10 +351,11 @@ void Generator::header_declaration(const Declaration& d, const std::string& inde
 
 void Generator::header_struct(const Struct& s, const std::string& indent) {
   const std::string name = identifier(s.name);
-  h_ += indent + "// " + s.repository_id + "\n" + indent + "struct " + std::exchange(definition_prefix_, {}) + name +
+  h_ += indent + "// " + s.repository_id + "\n" + indent + "struct " + name +
         " {\n";
   header_list(s.definitions, indent + "  ", true);
-  for (const auto& m : s.members) h_ += indent + "  " + type_name(*m->type) + " " + identifier(m->name) + "{};\n";
+  for (const auto& m : s.members)
+    h_ += indent + "  " + member_type_name(*m->type, s, order_) + " " + identifier(m->name) + "{};\n";
   h_ += "\n" + indent + "  friend bool operator==(const " + name + "&, const " + name + "&) = default;\n";
   h_ += indent + "  friend void cdr_write(::switchyard::cdr::output_stream&, const " + name + "&);\n";
   h_ += indent + "  friend void cdr_read(::switchyard::cdr::input_stream&, " + name + "&);\n";
@@ -399,16 +365,17 @@ void Generator::header_struct(const Struct& s, const std::string& indent) {
 
 void Generator::header_exception(const Exception& e, const std::string& indent) {
   const std::string name = identifier(e.name);
-  h_ += indent + "class " + std::exchange(definition_prefix_, {}) + name + " : public ::switchyard::UserException {\n" +
+  h_ += indent + "class " + name + " : public ::switchyard::UserException {\n" +
         indent + " public:\n";
   header_list(e.definitions, indent + "  ", true);
-  for (const auto& m : e.members) h_ += indent + "  " + type_name(*m->type) + " " + identifier(m->name) + "{};\n";
+  for (const auto& m : e.members)
+    h_ += indent + "  " + member_type_name(*m->type, e, order_) + " " + identifier(m->name) + "{};\n";
   h_ += "\n" + indent + "  static constexpr std::string_view _repository_id = " + quoted(e.repository_id) + ";\n";
   h_ += indent + "  " + name + "() = default;\n";
   if (!e.members.empty()) {
     h_ += indent + "  " + (e.members.size() == 1 ? "explicit " : "") + name + "(";
     for (std::size_t k = 0; k < e.members.size(); ++k)
-      h_ += (k ? ", " : "") + type_name(*e.members[k]->type) + " " + identifier(e.members[k]->name) + "_";
+      h_ += (k ? ", " : "") + member_type_name(*e.members[k]->type, e, order_) + " " + identifier(e.members[k]->name) + "_";
     h_ += ")\n" + indent + "      : ";
     for (std::size_t k = 0; k < e.members.size(); ++k) {
       const std::string m = identifier(e.members[k]->name);
@@ -477,7 +444,7 @@ void Generator::header_union(const Union& u, const std::string& indent) {
     return free_value.value_or(disc + "{}");
   };
 
-  h_ += indent + "// " + u.repository_id + "\n" + indent + "class " + std::exchange(definition_prefix_, {}) + name +
+  h_ += indent + "// " + u.repository_id + "\n" + indent + "class " + name +
         " {\n" + indent + " public:\n";
   header_list(u.definitions, indent + "  ", true);
   // The initial state: the default case, else the first case.
@@ -491,7 +458,7 @@ void Generator::header_union(const Union& u, const std::string& indent) {
         indent + "  }\n\n";
   for (std::size_t k = 0; k < u.cases.size(); ++k) {
     const Member& m = *u.cases[k].member;
-    const std::string mn = identifier(m.name), t = type_name(*m.type), ks = std::to_string(k + 1);
+    const std::string mn = identifier(m.name), t = member_type_name(*m.type, u, order_), ks = std::to_string(k + 1);
     h_ += indent + "  const " + t + "& " + mn + "() const {\n" + indent + "    if (_v_.index() != " + ks +
           ") _wrong_member(\"" + mn + "\");\n" + indent + "    return std::get<" + ks + ">(_v_);\n" + indent + "  }\n";
     h_ += indent + "  " + t + "& " + mn + "() {\n" + indent + "    if (_v_.index() != " + ks +
@@ -524,7 +491,7 @@ void Generator::header_union(const Union& u, const std::string& indent) {
         "        ::switchyard::CompletionStatus::no, std::string(\"union " + name +
         ": not the active member: \") + which);\n" + indent + "  }\n";
   h_ += indent + "  " + disc + " _d_;\n" + indent + "  std::variant<std::monostate";
-  for (const auto& c : u.cases) h_ += ", " + type_name(*c.member->type);
+  for (const auto& c : u.cases) h_ += ", " + member_type_name(*c.member->type, u, order_);
   h_ += "> _v_;\n" + indent + "};\n\n";
 }
 
@@ -533,10 +500,7 @@ void Generator::header_interface(const Interface& i, const std::string& indent) 
   const auto entries = operations_of(i);
   h_ += indent + "// " + i.repository_id + ": the stub (client side).\n";
   h_ += indent + "class " + name + " {\n" + indent + " public:\n";
-  Deferral deferral{name + "::", indent, {}};
-  Deferral* outer = std::exchange(deferral_, &deferral);
   header_list(i.definitions, indent + "  ", true);
-  deferral_ = outer;
   const std::string in = indent + "  ";
   h_ += in + "static constexpr std::string_view _repository_id = " + quoted(i.repository_id) + ";\n\n";
   h_ += in + name + "() noexcept = default;\n";
@@ -551,7 +515,6 @@ void Generator::header_interface(const Interface& i, const std::string& indent) 
   h_ += "\n";
   for (const auto& e : entries) h_ += in + signature(e, "", false) + ";\n";
   h_ += "\n" + indent + " private:\n" + in + "::switchyard::object_ref _ref;\n" + indent + "};\n\n";
-  h_ += deferral.text;
 
   const std::string skel = name + "_skeleton";
   h_ += indent + "// " + i.repository_id + ": the skeleton (server side). Servants derive from it.\n";
@@ -858,7 +821,7 @@ bool Generator::run() {
   for (const char* inc : {"<array>", "<cstddef>", "<cstdint>", "<span>", "<string>", "<string_view>", "<utility>",
                           "<variant>", "<vector>", "", "<switchyard/cdr/input_stream.h>",
                           "<switchyard/cdr/output_stream.h>", "<switchyard/exception.h>", "<switchyard/object.h>",
-                          "<switchyard/servant.h>", "<switchyard/server_request.h>", "<switchyard/any.h>", "<switchyard/object_io.h>"})
+                          "<switchyard/servant.h>", "<switchyard/server_request.h>", "<switchyard/any.h>", "<switchyard/object_io.h>", "<switchyard/object_member.h>"})
     header += *inc ? std::string("#include ") + inc + "\n" : "\n";
   header += "\n";
   for (const auto& inc : includes) header += "#include \"" + inc + ".h\"\n";

@@ -364,7 +364,7 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
           return;
         }
         case DeclKind::interface:
-          code += indent + target + " = " + qualified(*decl) + "(::switchyard::read_object(_in));\n";
+          code += indent + "::switchyard::read_reference(_in, " + target + ");\n";
           return;
         default:
           code += indent + "cdr_read(_in, " + target + ");\n";

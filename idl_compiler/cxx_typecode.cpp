@@ -190,6 +190,9 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
       // Typedefs keep their alias TypeCode; forward declarations give way to their definitions.
       const Declaration* d = type.resolved && type.resolved->kind == DeclKind::typedef_ ? type.resolved : target_of(type);
       if (d == nullptr) return tc + "()";
+      // An interface only forward-declared in this specification has no _tc_ function anywhere.
+      if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
+        return build_expression(*d, open);
       if (std::find(open.begin(), open.end(), d) != open.end())
         return tc + "::make_recursive(" + literal(d->repository_id) + ")";
       if (!open.empty() && (d->kind == DeclKind::struct_ || d->kind == DeclKind::union_ || d->kind == DeclKind::typedef_) &&

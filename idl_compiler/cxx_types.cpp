@@ -163,10 +163,64 @@ std::string type_name(const TypeSpec& type) {
     }
     case TypeKind::named: {
       const Declaration* d = target_of(type);
-      return d == nullptr ? "void" : qualified(*d);
+      if (d == nullptr) return "void";
+      // An interface this specification only forward-declares has no stub class to complete.
+      if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
+        return "::switchyard::object_member<" + qualified(*d) + ">";
+      return qualified(*d);
     }
   }
   return "void";
+}
+
+DeclarationOrder::DeclarationOrder(const Specification& specification) { number(specification.root); }
+
+void DeclarationOrder::number(const Declaration& d) {
+  const std::size_t first = next_++;
+  const DeclarationList* nested = nullptr;
+  switch (d.kind) {
+    case DeclKind::module: nested = &static_cast<const Module&>(d).definitions; break;
+    case DeclKind::interface: nested = &static_cast<const Interface&>(d).definitions; break;
+    case DeclKind::value_type: nested = &static_cast<const ValueType&>(d).definitions; break;
+    case DeclKind::struct_: nested = &static_cast<const Struct&>(d).definitions; break;
+    case DeclKind::union_: nested = &static_cast<const Union&>(d).definitions; break;
+    case DeclKind::exception: nested = &static_cast<const Exception&>(d).definitions; break;
+    default: break;
+  }
+  if (nested != nullptr)
+    for (const auto& child : *nested) number(*child);
+  spans_[&d] = {first, next_ - 1};
+}
+
+bool DeclarationOrder::defined_before(const Declaration& interface, const Declaration& where) const {
+  if (interface.kind == DeclKind::interface && static_cast<const Interface&>(interface).forward) return false;
+  const auto defined = spans_.find(&interface);
+  const auto at = spans_.find(&where);
+  return defined != spans_.end() && at != spans_.end() && defined->second.last < at->second.first;
+}
+
+std::string member_type_name(const TypeSpec& type, const Declaration& where, const DeclarationOrder& order,
+                             bool as_member) {
+  switch (type.kind) {
+    case TypeKind::sequence:
+      return "std::vector<" + member_type_name(*type.element, where, order) + ">";
+    case TypeKind::array: {
+      std::string t = member_type_name(*type.element, where, order);
+      for (auto it = type.dimensions.rbegin(); it != type.dimensions.rend(); ++it)
+        t = "std::array<" + t + ", " + std::to_string(*it) + ">";
+      return t;
+    }
+    case TypeKind::named: {
+      const TypeSpec& t = unalias(type);
+      const Declaration* target = t.kind == TypeKind::named ? target_of(t) : nullptr;
+      if (as_member && target != nullptr && target->kind == DeclKind::interface &&
+          !static_cast<const Interface*>(target)->forward && !order.defined_before(*target, where))
+        return "::switchyard::object_member<" + type_name(type) + ">";
+      return type_name(type);
+    }
+    default:
+      return type_name(type);
+  }
 }
 
 bool is_primitive(const TypeSpec& type) {
@@ -189,50 +243,6 @@ std::string parameter_type(const TypeSpec& type, ParameterDirection direction) {
   if (is_primitive(type)) return type_name(type);
   if (is_octet_sequence(type)) return "std::span<const std::uint8_t>";
   return "const " + type_name(type) + "&";
-}
-
-namespace {
-
-bool type_holds_object_reference(const TypeSpec& type, std::set<const Declaration*>& seen);
-
-bool declaration_holds_object_reference(const Declaration& d, std::set<const Declaration*>& seen) {
-  if (!seen.insert(&d).second) return false;
-  const auto any_member = [&](const auto& members) {
-    for (const auto& m : members)
-      if (type_holds_object_reference(*m->type, seen)) return true;
-    return false;
-  };
-  switch (d.kind) {
-    case DeclKind::struct_: return any_member(static_cast<const Struct&>(d).members);
-    case DeclKind::exception: return any_member(static_cast<const Exception&>(d).members);
-    case DeclKind::union_:
-      for (const auto& c : static_cast<const Union&>(d).cases)
-        if (type_holds_object_reference(*c.member->type, seen)) return true;
-      return false;
-    case DeclKind::typedef_: return type_holds_object_reference(*static_cast<const Typedef&>(d).type, seen);
-    default: return false;
-  }
-}
-
-bool type_holds_object_reference(const TypeSpec& type, std::set<const Declaration*>& seen) {
-  switch (type.kind) {
-    case TypeKind::basic: return type.basic == BasicType::object;
-    case TypeKind::sequence:
-    case TypeKind::array: return type_holds_object_reference(*type.element, seen);
-    case TypeKind::named: {
-      const Declaration* d = target_of(type);
-      if (d == nullptr) return false;
-      return d->kind == DeclKind::interface || declaration_holds_object_reference(*d, seen);
-    }
-    default: return false;
-  }
-}
-
-}  // namespace
-
-bool holds_object_reference(const Declaration& declaration) {
-  std::set<const Declaration*> seen;
-  return declaration_holds_object_reference(declaration, seen);
 }
 
 bool is_bulk_primitive(BasicType b) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "idl_compiler/ast.h"
@@ -28,12 +29,34 @@ const Declaration* target_of(const TypeSpec& type);
 
 // The C++ type as written in generated code (typedef names kept).
 std::string type_name(const TypeSpec& type);
+
+// Where each declaration stands in the specification (depth first, in source order, included
+// files too): tells whether an interface's stub class is complete at a point of the header.
+class DeclarationOrder {
+ public:
+  explicit DeclarationOrder(const Specification& specification);
+  // Whether the definition of `interface` ends before `where` begins (false when the interface
+  // is only forward-declared, or `where` is inside it).
+  bool defined_before(const Declaration& interface, const Declaration& where) const;
+
+ private:
+  void number(const Declaration& declaration);
+  struct Span {
+    std::size_t first = 0, last = 0;  // the declaration's number, and its last nested one's
+  };
+  std::unordered_map<const Declaration*, Span> spans_;
+  std::size_t next_ = 0;
+};
+
+// The C++ type of a member of the struct, union or exception `where`, or of the typedef `where`
+// (`as_member` false: only sequence and array elements count as members). An object reference
+// whose stub class is not complete there is a ::switchyard::object_member<I> (docs/idl.md).
+std::string member_type_name(const TypeSpec& type, const Declaration& where, const DeclarationOrder& order,
+                             bool as_member = true);
 // Parameter types: in (by value for primitives and enums, std::span<const std::uint8_t> for
 // sequence<octet>, const& otherwise), out and inout (T&).
 std::string parameter_type(const TypeSpec& type, ParameterDirection direction);
 
-// Whether a struct, union or exception holds an object reference (directly or in members).
-bool holds_object_reference(const Declaration& declaration);
 
 // Arithmetic types written as one block by write_array / read_array (not boolean, wchar, long double).
 bool is_bulk_primitive(BasicType type);
