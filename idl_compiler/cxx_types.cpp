@@ -3,12 +3,13 @@
 #include <cinttypes>
 #include <cstdio>
 #include <functional>
+#include <set>
+
+#include "idl_compiler/cxx_emitter.h"
 
 namespace switchyard::idl::cxx {
 
 namespace {
-
-std::set<const Declaration*>* used_externals = nullptr;
 
 const std::set<std::string>& cxx_keywords() {
   static const std::set<std::string> words = {
@@ -27,44 +28,6 @@ const std::set<std::string>& cxx_keywords() {
   return words;
 }
 
-std::string hex_escaped(const std::string& utf8) {
-  // Octal escapes of three digits never run into the next character.
-  std::string out = "\"";
-  for (unsigned char c : utf8) {
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\%03o", c);
-      out += buf;
-    }
-  }
-  return out + "\"";
-}
-
-std::u16string utf16_of(const std::string& utf8) {
-  std::u16string out;
-  for (std::size_t i = 0; i < utf8.size();) {
-    unsigned char c = static_cast<unsigned char>(utf8[i]);
-    std::uint32_t cp = c;
-    std::size_t n = 1;
-    if (c >= 0xf0) { cp = c & 0x07; n = 4; }
-    else if (c >= 0xe0) { cp = c & 0x0f; n = 3; }
-    else if (c >= 0xc0) { cp = c & 0x1f; n = 2; }
-    for (std::size_t k = 1; k < n && i + k < utf8.size(); ++k)
-      cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3f);
-    i += n;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      out += static_cast<char16_t>(0xd800 + (cp >> 10));
-      out += static_cast<char16_t>(0xdc00 + (cp & 0x3ff));
-    } else {
-      out += static_cast<char16_t>(cp);
-    }
-  }
-  return out;
-}
-
 std::string integer_literal(const TypeSpec& type, const ConstValue& value) {
   BasicType b = type.basic;
   bool is_signed = b == BasicType::short_ || b == BasicType::long_ || b == BasicType::long_long;
@@ -80,18 +43,50 @@ std::string integer_literal(const TypeSpec& type, const ConstValue& value) {
 
 }  // namespace
 
-void set_used_externals(std::set<const Declaration*>* used) { used_externals = used; }
+bool has_main_content(const Declaration& declaration) {
+  if (declaration.kind != DeclKind::module) return declaration.in_main_file && declaration.kind != DeclKind::directive;
+  for (const auto& c : static_cast<const Module&>(declaration).definitions)
+    if (has_main_content(*c)) return true;
+  return false;
+}
+
+const DeclarationList* nested_definitions(const Declaration& declaration) {
+  switch (declaration.kind) {
+    case DeclKind::module: return &static_cast<const Module&>(declaration).definitions;
+    case DeclKind::interface: return &static_cast<const Interface&>(declaration).definitions;
+    case DeclKind::struct_: return &static_cast<const Struct&>(declaration).definitions;
+    case DeclKind::union_: return &static_cast<const Union&>(declaration).definitions;
+    case DeclKind::exception: return &static_cast<const Exception&>(declaration).definitions;
+    default: return nullptr;
+  }
+}
 
 std::string identifier(const std::string& idl_name) {
   return cxx_keywords().count(idl_name) ? "_cxx_" + idl_name : idl_name;
 }
 
 std::string qualified(const Declaration& declaration) {
-  if (!declaration.in_main_file && used_externals != nullptr) used_externals->insert(&declaration);
   std::string out;
   for (const Declaration* d = &declaration; d != nullptr && !d->name.empty(); d = d->parent)
     out = "::" + identifier(d->name) + out;
   return out;
+}
+
+std::string namespace_of(const Declaration& declaration) {
+  std::vector<std::string> parts;
+  for (const Declaration* p = declaration.parent; p != nullptr && !p->name.empty(); p = p->parent)
+    if (p->kind == DeclKind::module) parts.push_back(identifier(p->name));
+    else parts.clear();  // only modules above the outermost class count
+  std::string out;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) out += (out.empty() ? "" : "::") + *it;
+  return out;
+}
+
+std::string relative_name(const Declaration& declaration) {
+  const std::string ns = namespace_of(declaration);
+  const std::string q = qualified(declaration);
+  const std::string prefix = ns.empty() ? "::" : "::" + ns + "::";
+  return q.rfind(prefix, 0) == 0 ? q.substr(prefix.size()) : q;
 }
 
 const Declaration* target_of(const TypeSpec& type) {
@@ -414,20 +409,9 @@ std::string constant_literal(const TypeSpec& type, const ConstValue& value) {
     case ConstKind::wide_character:
       return "static_cast<char16_t>(" + std::to_string(value.character) + ")";
     case ConstKind::string:
-      return hex_escaped(value.text);
-    case ConstKind::wide_string: {
-      std::string out = "u\"";
-      for (char16_t c : utf16_of(value.text)) {
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
-          out += static_cast<char>(c);
-        } else {
-          char buf[12];
-          std::snprintf(buf, sizeof buf, "\\x%04x\"u\"", static_cast<unsigned>(c));
-          out += buf;
-        }
-      }
-      return out + "\"";
-    }
+      return string_literal(value.text);
+    case ConstKind::wide_string:
+      return u16_string_literal(value.text);
     case ConstKind::boolean:
       return value.boolean ? "true" : "false";
     case ConstKind::enumerator:

@@ -1,11 +1,10 @@
 // syidl C++ back end: what each IDL type becomes in C++ (names, parameter passing), and the facts
 // about it the marshaling code needs (minimal CDR size, fixed CDR layouts). docs/idl.md describes
-// the mapping. May include ast.h only.
+// the mapping. May include ast.h and cxx_emitter.h.
 #pragma once
 
 #include <cstddef>
 #include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,13 +13,21 @@
 
 namespace switchyard::idl::cxx {
 
+// Whether C++ is generated for `declaration`: a declaration of the main file, or a module that
+// holds one (reopened modules and #include'd files hold others' too).
+bool has_main_content(const Declaration& declaration);
+// The definitions nested in a module, interface, struct, union or exception; null for others.
+const DeclarationList* nested_definitions(const Declaration& declaration);
+
 // An IDL identifier as a C++ identifier: C++ keywords get a `_cxx_` prefix.
 std::string identifier(const std::string& idl_name);
 
-// "::A::B" with every part escaped; records declarations from other files in the used set.
+// "::A::B" with every part escaped.
 std::string qualified(const Declaration& declaration);
-// Declarations from #include'd files that the generated code names (for #include "x.h").
-void set_used_externals(std::set<const Declaration*>* used);
+// The C++ namespace (modules only) that holds a declaration: "A::B", or "" at the root.
+std::string namespace_of(const Declaration& declaration);
+// The name seen from namespace_of: "I::S" for struct S in interface I in module M.
+std::string relative_name(const Declaration& declaration);
 
 // Follows typedefs (and forward declarations) to the type that gives the representation.
 const TypeSpec& unalias(const TypeSpec& type);
