@@ -421,8 +421,7 @@ std::string HeaderWriter::interface_definition(const Interface& i) {
   for (const OperationEntry& e : entries) {
     stub_operations += signature(e) + ";\n";
     skeleton_operations += "virtual " + signature(e) + " = 0;\n";
-    dispatchers += "static void " + e.dispatch_name + "(::switchyard::servant&, ::switchyard::server_request&);  // " +
-                   e.wire_name + "\n";
+    dispatchers += "static void " + e.dispatch_name + "(::switchyard::servant&, ::switchyard::server_request&);\n";
   }
   const std::string stub = fill(stub_template, {{"repository_id", i.repository_id},
                                                 {"name", name},

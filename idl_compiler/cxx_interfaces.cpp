@@ -35,16 +35,19 @@ std::vector<OperationEntry> operations_of(const Interface& interface) {
     for (const auto& p : x->definitions) {
       if (p->kind == DeclKind::operation) {
         const auto& op = static_cast<const Operation&>(*p);
-        out.push_back({op.name, "", &op, nullptr, false, op.raises});
+        out.push_back({op.name, "_dispatch_" + op.name, &op, nullptr, false, op.raises});
       } else if (p->kind == DeclKind::attribute) {
         const auto& a = static_cast<const Attribute&>(*p);
-        out.push_back({"_get_" + a.name, "", nullptr, &a, false, a.get_raises});
-        if (!a.readonly) out.push_back({"_set_" + a.name, "", nullptr, &a, true, a.set_raises});
+        out.push_back({"_get_" + a.name, "_dispatch_get_" + a.name, nullptr, &a, false, a.get_raises});
+        if (!a.readonly) out.push_back({"_set_" + a.name, "_dispatch_set_" + a.name, nullptr, &a, true, a.set_raises});
       }
     }
   }
-  // Dispatch functions are numbered in table order.
-  for (std::size_t k = 0; k < out.size(); ++k) out[k].dispatch_name = "_skel_" + std::to_string(k);
+  // An operation get_x beside an attribute x would share a dispatch name: the later one gets its
+  // table index appended (IDL names are unique in an interface, so this is rare).
+  std::set<std::string> taken;
+  for (std::size_t k = 0; k < out.size(); ++k)
+    while (!taken.insert(out[k].dispatch_name).second) out[k].dispatch_name += "_" + std::to_string(k);
   return out;
 }
 
