@@ -23,6 +23,7 @@ try {
 )";
 
 constexpr std::string_view catch_template = R"( catch (const ${exception}& _e) {
+  _request.mark(::switchyard::instrument::layer::upcall);
   if (!_request.response_expected()) return;
   ::switchyard::cdr::output_stream& _out = _request.user_exception_reply();
   _out.write_string(${exception}::_repository_id);
@@ -62,9 +63,12 @@ std::string dispatch_definition(const std::string& skeleton, const OperationEntr
     for (const auto& p : e.operation->parameters)
       if (p->direction != ParameterDirection::in) write_value(writes, *p->type, identifier(p->name), "");
 
+  // The phases the request-path profile times (docs/instrumentation.md): demarshal ends when the
+  // arguments are read, upcall when the servant returns; the core marks marshal after the reply.
   std::string body;
   if (reads.find("_in") != std::string::npos) body += "::switchyard::cdr::input_stream& _in = _request.arguments();\n";
   body += reads;
+  body += "_request.mark(::switchyard::instrument::layer::demarshal);\n";
   if (result != nullptr) body += type_name(*result) + " _result{};\n";
   const std::string function = identifier(e.attribute != nullptr ? e.attribute->name : e.operation->name);
   const std::string upcall = std::string(result != nullptr ? "_result = " : "") + "static_cast<" + skeleton +
@@ -76,8 +80,8 @@ std::string dispatch_definition(const std::string& skeleton, const OperationEntr
     for (const Exception* x : e.raises) catches += fill(catch_template, {{"exception", qualified(*x)}});
     body += fill(try_template, {{"upcall", upcall}, {"catches", catches}});
   }
+  body += "_request.mark(::switchyard::instrument::layer::upcall);\n";
   if (!writes.empty()) body += fill(reply_template, {{"writes", writes}});
-  else if (body.find("_request") == std::string::npos) body += "(void)_request;\n";
   return fill(dispatch_template, {{"skeleton", skeleton}, {"dispatch_name", e.dispatch_name}, {"body", body}});
 }
 
