@@ -35,21 +35,15 @@ constexpr std::string_view source_template = R"(
 ${definitions})";
 
 // An interface's part of X.cpp: its stub's member functions, its skeleton's dispatch functions,
-// its operation tables (cxx_operation_tables.h puts the gperf class before the namespace).
+// its operation tables (their gperf class, if any, goes before, outside every namespace).
 constexpr std::string_view interface_template = R"(
-${lookups}${open_namespace}// --- ${interface}: stub
+// --- ${interface}: stub
 
-${stubs}// --- ${interface}: skeleton
+${stubs}
+// --- ${interface}: skeleton
 
-${skeletons}${tables}${close_namespace})";
-
-std::string open_namespace(const std::string& ns) { return ns.empty() ? "" : "namespace " + ns + " {\n\n"; }
-std::string close_namespace(const std::string& ns) { return ns.empty() ? "\n" : "\n}  // namespace " + ns + "\n\n"; }
-// `code` in the namespace of `d`.
-std::string in_namespace_of(const Declaration& d, const std::string& code) {
-  const std::string ns = namespace_of(d);
-  return open_namespace(ns) + code + close_namespace(ns);
-}
+${skeletons}
+${tables})";
 
 // One run of the back end over one main file. Passes, in order: check (what C++ cannot
 // express), header (X.h), source (X.cpp: marshaling of each type, then each interface's stubs,
@@ -68,8 +62,8 @@ class Generator {
  private:
   void check_type(const TypeSpec& t, SourceLocation where);
   void check(const DeclarationList& list);
-  std::string source(const DeclarationList& list);
-  std::string type_codes(const DeclarationList& list);
+  void source(const DeclarationList& list);
+  void type_codes(const DeclarationList& list);
 
   const Specification& specification_;
   const BackEndOptions& options_;
@@ -77,6 +71,7 @@ class Generator {
   OperationTableOptions tables_;
   bool operation_indices_ = true;
   bool failed_ = false;
+  NamespacedCode source_;  // X.cpp after its #includes: source(), then type_codes()
 };
 
 void Generator::check_type(const TypeSpec& t, SourceLocation where) {
@@ -142,21 +137,22 @@ void Generator::check(const DeclarationList& list) {
   }
 }
 
-std::string Generator::source(const DeclarationList& list) {
-  std::string out;
+void Generator::source(const DeclarationList& list) {
   for (const auto& p : list) {
     const Declaration& d = *p;
     if (!has_main_content(d)) continue;
-    if (const DeclarationList* nested = nested_definitions(d)) out += source(*nested);
+    if (const DeclarationList* nested = nested_definitions(d)) source(*nested);
     switch (d.kind) {
       case DeclKind::struct_:
-        if (!static_cast<const Struct&>(d).forward) out += in_namespace_of(d, struct_functions(static_cast<const Struct&>(d)));
+        if (!static_cast<const Struct&>(d).forward)
+          source_.add(namespace_of(d), struct_functions(static_cast<const Struct&>(d)));
         break;
       case DeclKind::exception:
-        out += in_namespace_of(d, exception_functions(static_cast<const Exception&>(d)));
+        source_.add(namespace_of(d), exception_functions(static_cast<const Exception&>(d)));
         break;
       case DeclKind::union_:
-        if (!static_cast<const Union&>(d).forward) out += in_namespace_of(d, union_functions(static_cast<const Union&>(d)));
+        if (!static_cast<const Union&>(d).forward)
+          source_.add(namespace_of(d), union_functions(static_cast<const Union&>(d)));
         break;
       case DeclKind::interface: {
         const auto& i = static_cast<const Interface&>(d);
@@ -169,34 +165,29 @@ std::string Generator::source(const DeclarationList& list) {
           failed_ = true;
           break;
         }
-        const std::string ns = namespace_of(i);
-        out += fill(interface_template, {{"lookups", tables->lookups},
-                                         {"open_namespace", open_namespace(ns)},
-                                         {"interface", i.scoped_name()},
-                                         {"stubs", stub_definitions(i, entries, operation_indices_)},
-                                         {"skeletons", skeleton_definitions(i, entries)},
-                                         {"tables", tables->tables},
-                                         {"close_namespace", close_namespace(ns)}});
+        source_.add("", tables->lookups);
+        source_.add(namespace_of(i), fill(interface_template,
+                                          {{"interface", i.scoped_name()},
+                                           {"stubs", stub_definitions(i, entries, operation_indices_)},
+                                           {"skeletons", skeleton_definitions(i, entries)},
+                                           {"tables", tables->tables}}));
         break;
       }
       default:
         break;
     }
   }
-  return out;
 }
 
-std::string Generator::type_codes(const DeclarationList& list) {
-  std::string out;
+void Generator::type_codes(const DeclarationList& list) {
   for (const auto& p : list) {
     const Declaration& d = *p;
     if (!has_main_content(d)) continue;
-    if (const DeclarationList* nested = nested_definitions(d)) out += type_codes(*nested);
+    if (const DeclarationList* nested = nested_definitions(d)) type_codes(*nested);
     if (!has_type_code(d)) continue;
     const bool in_class = d.parent != nullptr && d.parent->kind != DeclKind::module;
-    out += in_namespace_of(d, type_code_definitions(d, in_class ? relative_name(*d.parent) + "::" : ""));
+    source_.add(namespace_of(d), type_code_definitions(d, in_class ? relative_name(*d.parent) + "::" : ""));
   }
-  return out;
 }
 
 bool Generator::run() {
@@ -214,11 +205,12 @@ bool Generator::run() {
   const std::string stem = idl_path.stem().string();
   const std::string header = header_file(specification_, {idl_path.filename().string(),
                                                           included_headers(specification_), tables_.perfect_hash});
-  const std::string definitions = source(specification_.root.definitions) + type_codes(specification_.root.definitions);
+  source(specification_.root.definitions);
+  type_codes(specification_.root.definitions);
   if (failed_) return false;
   const std::string source = fill(source_template, {{"idl_file", idl_path.filename().string()},
                                                     {"stem", stem},
-                                                    {"definitions", definitions}});
+                                                    {"definitions", source_.finish()}});
 
   std::error_code ec;
   std::filesystem::create_directories(options_.output_dir, ec);

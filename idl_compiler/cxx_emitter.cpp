@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 namespace switchyard::idl::cxx {
 
@@ -87,6 +88,32 @@ std::string indented(std::string_view text, std::string_view prefix) {
     line_start = c == '\n';
   }
   return out;
+}
+
+void NamespacedCode::add(const std::string& name_space, std::string_view code) {
+  while (code.ends_with('\n')) code.remove_suffix(1);
+  if (code.empty()) return;
+  if (!empty_ && name_space == open_) {
+    text_ += "\n\n";
+  } else {
+    close();
+    if (!name_space.empty()) text_ += "namespace " + name_space + " {\n\n";
+    open_ = name_space;
+  }
+  text_ += code;
+  empty_ = false;
+}
+
+void NamespacedCode::close() {
+  if (empty_) return;
+  text_ += open_.empty() ? "\n\n" : "\n\n}  // namespace " + open_ + "\n\n";
+  empty_ = true;
+}
+
+std::string NamespacedCode::finish() {
+  close();
+  open_.clear();
+  return std::exchange(text_, {});
 }
 
 std::string fill(std::string_view text, std::initializer_list<Field> fields) {

@@ -31,4 +31,19 @@ std::string fill(std::string_view text, std::initializer_list<Field> fields);
 // `text` with `prefix` in front of every line that is not empty.
 std::string indented(std::string_view text, std::string_view prefix);
 
+// Pieces of code, each in a namespace ("A::B", or "" for the global one), separated by blank
+// lines; a namespace is closed and another opened only where consecutive pieces differ.
+class NamespacedCode {
+ public:
+  void add(const std::string& name_space, std::string_view code);
+  // The code, the last namespace closed.
+  std::string finish();
+
+ private:
+  void close();  // ends the open namespace, if any
+  std::string text_;
+  std::string open_;  // the namespace the last piece is in
+  bool empty_ = true;  // no piece since the last close
+};
+
 }  // namespace switchyard::idl::cxx

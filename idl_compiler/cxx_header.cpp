@@ -59,12 +59,13 @@ struct ${name} {
 )";
 
 constexpr std::string_view exception_template = R"(
+// ${repository_id}
 class ${name} : public ::switchyard::UserException {
  public:
   ${nested}
   ${members}
 
-  static constexpr std::string_view _repository_id = ${repository_id};
+  static constexpr std::string_view _repository_id = ${repository_id_literal};
   ${name}() = default;
   ${constructor}
   std::string_view repository_id() const noexcept override { return _repository_id; }
@@ -319,7 +320,8 @@ std::string HeaderWriter::exception_definition(const Exception& e) {
   return fill(exception_template, {{"name", name},
                                    {"nested", nested(e.definitions)},
                                    {"members", members(e.members, e)},
-                                   {"repository_id", string_literal(e.repository_id)},
+                                   {"repository_id", e.repository_id},
+                                   {"repository_id_literal", string_literal(e.repository_id)},
                                    {"constructor", constructor},
                                    {"scoped_name", string_literal(e.scoped_name())},
                                    {"friends", friends(name)}});

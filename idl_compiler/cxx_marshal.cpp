@@ -412,15 +412,11 @@ void cdr_read(::switchyard::cdr::input_stream& _in, ${type}& _v) {
 }
 )";
 
-// An exception may have no members, hence [[maybe_unused]].
-constexpr std::string_view exception_functions_template = R"(
-void cdr_write([[maybe_unused]] ::switchyard::cdr::output_stream& _out, [[maybe_unused]] const ${type}& _v) {
-  ${writes}
-}
+// An exception without members.
+constexpr std::string_view empty_exception_functions_template = R"(
+void cdr_write(::switchyard::cdr::output_stream&, const ${type}&) {}
 
-void cdr_read([[maybe_unused]] ::switchyard::cdr::input_stream& _in, [[maybe_unused]] ${type}& _v) {
-  ${reads}
-}
+void cdr_read(::switchyard::cdr::input_stream&, ${type}&) {}
 )";
 
 // The discriminator, then the active member (variant index 1 + case index; 0: none).
@@ -483,7 +479,8 @@ std::string exception_functions(const Exception& e) {
     write_value(writes, *m->type, "_v." + identifier(m->name), "");
     read_value(reads, *m->type, "_v." + identifier(m->name), "");
   }
-  return fill(exception_functions_template, {{"type", qualified(e)}, {"writes", writes}, {"reads", reads}});
+  return fill(e.members.empty() ? empty_exception_functions_template : struct_functions_template,
+              {{"type", qualified(e)}, {"writes", writes}, {"reads", reads}});
 }
 
 std::string union_functions(const Union& u) {

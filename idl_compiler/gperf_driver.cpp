@@ -146,7 +146,7 @@ std::optional<std::string> make_gperf_lookup(const std::string& gperf, const std
          "#pragma GCC diagnostic ignored \"-Wmissing-field-initializers\"\n"
          "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n" +
          code +
-         "#pragma GCC diagnostic pop\n"
+         "#pragma GCC diagnostic pop\n\n"
          "struct " +
          class_name +
          " {\n"
