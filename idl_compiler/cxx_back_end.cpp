@@ -217,7 +217,7 @@ bool Generator::run() {
   for (const auto& [extension, text] : {std::pair<const char*, const std::string*>{".h", &header}, {".cpp", &source}}) {
     const std::filesystem::path path = std::filesystem::path(options_.output_dir) / (stem + extension);
     std::ofstream out(path, std::ios::binary);
-    out << *text;
+    out << std::string_view(*text).substr(0, text->find_last_not_of('\n') + 1) << '\n';
     if (!out) {
       diagnostics_.error({}, "cannot write " + path.string());
       return false;
