@@ -1,6 +1,6 @@
-// syidl: what a back end (code generator) implements. The driver runs every registered back end
-// on each checked main file when an output directory is given (-o). None exists yet; the C++
-// stubs/skeletons back end will be the first. May include ast.h, diagnostics.h.
+// syidl: what a back end (code generator) implements. The driver (main.cpp) runs every back end
+// registered in make_back_ends() on each checked main file when an output directory is given
+// (-o); today that is the C++ back end (cxx_back_end.h). May include ast.h, diagnostics.h.
 #pragma once
 
 #include <string>

@@ -129,9 +129,9 @@ class Checker {
   void valuetype_used(SourceLocation at, const std::string& what) {
     if (inside_value_ || !current_in_main_) return;
     if (options_.generating)
-      error(at, "valuetypes are not supported: " + what);
+      error(at, "valuetypes are not supported yet: " + what);
     else
-      diagnostics_.warning(at, "valuetypes are not supported by the back ends: " + what +
+      diagnostics_.warning(at, "valuetypes are not supported by the back ends yet: " + what +
                                    " (accepted for checking only)");
   }
 

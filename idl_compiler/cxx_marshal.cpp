@@ -1,5 +1,7 @@
 #include "idl_compiler/cxx_marshal.h"
 
+#include "idl_compiler/cxx_emitter.h"
+
 namespace switchyard::idl::cxx {
 
 namespace {
@@ -364,7 +366,7 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
           return;
         }
         case DeclKind::interface:
-          code += indent + target + " = " + qualified(*decl) + "(::switchyard::read_object(_in));\n";
+          code += indent + "::switchyard::read_reference(_in, " + target + ");\n";
           return;
         default:
           code += indent + "cdr_read(_in, " + target + ");\n";
@@ -398,66 +400,107 @@ std::string native_layout_condition(const Struct& s) {
   return c;
 }
 
-std::string struct_functions(const Struct& s) {
-  const std::string q = qualified(s);
-  std::string code;
-  auto layout = fixed_layout(s);
-  code += "void cdr_write(::switchyard::cdr::output_stream& _out, const " + q + "& _v) {\n";
-  if (layout) {
-    code += "  // Fixed size: one bounds check, stores at offsets precomputed for each alignment.\n";
-    fixed_write(code, *layout, "  ");
-  } else {
-    for (const auto& m : s.members) write_value(code, *m->type, "_v." + identifier(m->name), "  ");
+namespace {
+
+constexpr std::string_view struct_functions_template = R"(
+void cdr_write(::switchyard::cdr::output_stream& _out, const ${type}& _v) {
+  ${writes}
+}
+
+void cdr_read(::switchyard::cdr::input_stream& _in, ${type}& _v) {
+  ${reads}
+}
+)";
+
+// An exception without members.
+constexpr std::string_view empty_exception_functions_template = R"(
+void cdr_write(::switchyard::cdr::output_stream&, const ${type}&) {}
+
+void cdr_read(::switchyard::cdr::input_stream&, ${type}&) {}
+)";
+
+// The discriminator, then the active member (variant index 1 + case index; 0: none).
+constexpr std::string_view union_functions_template = R"(
+void cdr_write(::switchyard::cdr::output_stream& _out, const ${type}& _v) {
+  ${write_discriminator}
+  switch (_v._v_.index()) {
+    ${write_cases}
+    default:
+      break;
   }
-  code += "}\n\n";
-  code += "void cdr_read(::switchyard::cdr::input_stream& _in, " + q + "& _v) {\n";
-  if (layout)
-    fixed_read(code, *layout, "  ");
-  else
-    for (const auto& m : s.members) read_value(code, *m->type, "_v." + identifier(m->name), "  ");
-  code += "}\n";
-  return code;
+}
+
+void cdr_read(::switchyard::cdr::input_stream& _in, ${type}& _v) {
+  ${discriminator} _d{};
+  ${read_discriminator}
+  switch (${type}::_branch(_d)) {
+    ${read_cases}
+    default:
+      _v._v_.template emplace<0>();
+      break;
+  }
+  _v._d_ = _d;
+}
+)";
+
+constexpr std::string_view write_case_template = R"(
+case ${index}:
+  ${write}
+  break;
+)";
+
+constexpr std::string_view read_case_template = R"(
+case ${index}:
+  _v._v_.template emplace<${index}>();
+  ${read}
+  break;
+)";
+
+}  // namespace
+
+std::string struct_functions(const Struct& s) {
+  std::string writes, reads;
+  if (auto layout = fixed_layout(s)) {
+    writes = "// Fixed size: one bounds check, stores at offsets precomputed for each alignment.\n";
+    fixed_write(writes, *layout, "");
+    fixed_read(reads, *layout, "");
+  } else {
+    for (const auto& m : s.members) {
+      write_value(writes, *m->type, "_v." + identifier(m->name), "");
+      read_value(reads, *m->type, "_v." + identifier(m->name), "");
+    }
+  }
+  return fill(struct_functions_template, {{"type", qualified(s)}, {"writes", writes}, {"reads", reads}});
 }
 
 std::string exception_functions(const Exception& e) {
-  const std::string q = qualified(e);
-  std::string code;
-  code += "void cdr_write([[maybe_unused]] ::switchyard::cdr::output_stream& _out, [[maybe_unused]] const " + q +
-          "& _v) {\n";
-  for (const auto& m : e.members) write_value(code, *m->type, "_v." + identifier(m->name), "  ");
-  code += "}\n\n";
-  code += "void cdr_read([[maybe_unused]] ::switchyard::cdr::input_stream& _in, [[maybe_unused]] " + q +
-          "& _v) {\n";
-  for (const auto& m : e.members) read_value(code, *m->type, "_v." + identifier(m->name), "  ");
-  code += "}\n";
-  return code;
+  std::string writes, reads;
+  for (const auto& m : e.members) {
+    write_value(writes, *m->type, "_v." + identifier(m->name), "");
+    read_value(reads, *m->type, "_v." + identifier(m->name), "");
+  }
+  return fill(e.members.empty() ? empty_exception_functions_template : struct_functions_template,
+              {{"type", qualified(e)}, {"writes", writes}, {"reads", reads}});
 }
 
 std::string union_functions(const Union& u) {
-  const std::string q = qualified(u);
-  std::string code;
-  code += "void cdr_write(::switchyard::cdr::output_stream& _out, const " + q + "& _v) {\n";
-  write_value(code, *u.discriminator, "_v._d_", "  ");
-  code += "  switch (_v._v_.index()) {\n";
+  std::string write_discriminator, read_discriminator, write_cases, read_cases;
+  write_value(write_discriminator, *u.discriminator, "_v._d_", "");
+  read_value(read_discriminator, *u.discriminator, "_d", "");
   for (std::size_t k = 0; k < u.cases.size(); ++k) {
-    code += "    case " + std::to_string(k + 1) + ":\n";
-    write_value(code, *u.cases[k].member->type, "std::get<" + std::to_string(k + 1) + ">(_v._v_)", "      ");
-    code += "      break;\n";
+    const std::string index = std::to_string(k + 1);
+    std::string write, read;
+    write_value(write, *u.cases[k].member->type, "std::get<" + index + ">(_v._v_)", "");
+    read_value(read, *u.cases[k].member->type, "std::get<" + index + ">(_v._v_)", "");
+    write_cases += fill(write_case_template, {{"index", index}, {"write", write}});
+    read_cases += fill(read_case_template, {{"index", index}, {"read", read}});
   }
-  code += "    default:\n      break;\n  }\n}\n\n";
-  code += "void cdr_read(::switchyard::cdr::input_stream& _in, " + q + "& _v) {\n";
-  code += "  " + type_name(*u.discriminator) + " _d{};\n";
-  read_value(code, *u.discriminator, "_d", "  ");
-  code += "  switch (" + q + "::_branch(_d)) {\n";
-  for (std::size_t k = 0; k < u.cases.size(); ++k) {
-    const std::string get = "std::get<" + std::to_string(k + 1) + ">(_v._v_)";
-    code += "    case " + std::to_string(k + 1) + ":\n";
-    code += "      _v._v_.template emplace<" + std::to_string(k + 1) + ">();\n";
-    read_value(code, *u.cases[k].member->type, get, "      ");
-    code += "      break;\n";
-  }
-  code += "    default:\n      _v._v_.template emplace<0>();\n      break;\n  }\n  _v._d_ = _d;\n}\n";
-  return code;
+  return fill(union_functions_template, {{"type", qualified(u)},
+                                         {"discriminator", type_name(*u.discriminator)},
+                                         {"write_discriminator", write_discriminator},
+                                         {"read_discriminator", read_discriminator},
+                                         {"write_cases", write_cases},
+                                         {"read_cases", read_cases}});
 }
 
 }  // namespace switchyard::idl::cxx

@@ -1,6 +1,6 @@
 // syidl C++ back end: the marshaling statements generated code runs (docs/idl.md, "Marshaling").
 // Streams are named `_out` (switchyard::cdr::output_stream) and `_in` (input_stream) in the
-// generated code. May include ast.h and cxx_types.h.
+// generated code. May include ast.h, cxx_emitter.h and cxx_types.h.
 #pragma once
 
 #include <string>

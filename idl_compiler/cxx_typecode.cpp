@@ -1,10 +1,10 @@
 #include "idl_compiler/cxx_typecode.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <set>
 
+#include "idl_compiler/cxx_emitter.h"
 #include "idl_compiler/cxx_marshal.h"
 #include "idl_compiler/cxx_types.h"
 
@@ -13,20 +13,6 @@ namespace switchyard::idl::cxx {
 namespace {
 
 const std::string tc = "::switchyard::type_code";
-
-std::string literal(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\%03o", c);
-      out += buf;
-    }
-  }
-  return out + "\"";
-}
 
 std::string basic(const char* kind) { return tc + "::basic(::switchyard::tc_kind::" + kind + ")"; }
 
@@ -107,14 +93,14 @@ bool reaches(const Declaration* from, const std::vector<const Declaration*>& tar
 std::string members_list(const std::vector<std::unique_ptr<Member>>& members, std::vector<const Declaration*>& open) {
   std::string out = "{";
   for (std::size_t k = 0; k < members.size(); ++k)
-    out += std::string(k ? ", " : "") + "{" + literal(members[k]->name) + ", " +
+    out += std::string(k ? ", " : "") + "{" + string_literal(members[k]->name) + ", " +
            type_code_expression(*members[k]->type, open) + "}";
   return out + "}";
 }
 
 // The expression that builds the TypeCode of a type declaration (not a call to its function).
 std::string build_expression(const Declaration& d, std::vector<const Declaration*>& open) {
-  const std::string id = literal(d.repository_id), name = literal(d.name);
+  const std::string id = string_literal(d.repository_id), name = string_literal(d.name);
   switch (d.kind) {
     case DeclKind::struct_: {
       const auto& s = static_cast<const Struct&>(d);
@@ -140,7 +126,7 @@ std::string build_expression(const Declaration& d, std::vector<const Declaration
         for (const auto& l : c.labels) {
           if (l.is_default) default_index = index;
           members += std::string(index ? ", " : "") + "{" + (l.is_default ? "0" : std::to_string(label_value(l.value)) + "LL") +
-                     ", " + literal(c.member->name) + ", " + type + "}";
+                     ", " + string_literal(c.member->name) + ", " + type + "}";
           ++index;
         }
       }
@@ -151,7 +137,7 @@ std::string build_expression(const Declaration& d, std::vector<const Declaration
     }
     case DeclKind::enum_: {
       std::string names;
-      for (const auto& e : static_cast<const Enum&>(d).enumerators) names += (names.empty() ? "" : ", ") + literal(e->name);
+      for (const auto& e : static_cast<const Enum&>(d).enumerators) names += (names.empty() ? "" : ", ") + string_literal(e->name);
       return tc + "::make_enum(" + id + ", " + name + ", {" + names + "})";
     }
     case DeclKind::typedef_:
@@ -190,8 +176,11 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
       // Typedefs keep their alias TypeCode; forward declarations give way to their definitions.
       const Declaration* d = type.resolved && type.resolved->kind == DeclKind::typedef_ ? type.resolved : target_of(type);
       if (d == nullptr) return tc + "()";
+      // An interface only forward-declared in this specification has no _tc_ function anywhere.
+      if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
+        return build_expression(*d, open);
       if (std::find(open.begin(), open.end(), d) != open.end())
-        return tc + "::make_recursive(" + literal(d->repository_id) + ")";
+        return tc + "::make_recursive(" + string_literal(d->repository_id) + ")";
       if (!open.empty() && (d->kind == DeclKind::struct_ || d->kind == DeclKind::union_ || d->kind == DeclKind::typedef_) &&
           reaches(d, open))
         return build_expression(*d, open);
@@ -201,81 +190,146 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
   return tc + "()";
 }
 
-std::string any_friend_declarations(const std::string& name, const std::string& indent) {
-  return "#if SYIDL_HAVE_ANY\n" + indent + "friend void operator<<=(::switchyard::any&, const " + name + "&);\n" + indent +
-         "friend bool operator>>=(const ::switchyard::any&, " + name + "&);\n#endif\n";
+namespace {
+
+constexpr std::string_view type_code_function_template = R"(
+const ::switchyard::type_code& ${scope}_tc_${name}() {
+  static const ::switchyard::type_code _tc = ${expression};
+  return _tc;
 }
 
-std::string type_code_declarations(const Declaration& d, const std::string& indent, bool in_class) {
-  const std::string fn = "_tc_" + d.name;
-  std::string out = indent + "// The TypeCode of " + d.scoped_name() + ".\n";
-  out += indent + (in_class ? "static " : "") + "const ::switchyard::type_code& " + fn + "();\n";
-  if (d.kind == DeclKind::enum_) {
-    const std::string e = identifier(d.name);
-    const std::string f = in_class ? "friend " : "";
-    out += indent + f + "void operator<<=(::switchyard::any&, " + e + ");\n";
-    out += indent + f + "bool operator>>=(const ::switchyard::any&, " + e + "&);\n";
-  } else if (d.kind == DeclKind::typedef_) {
-    const std::string t = identifier(d.name);
-    const std::string s = in_class ? "static " : "";
-    out += indent + s + "void insert_" + d.name + "(::switchyard::any&, const " + t + "&);\n";
-    out += indent + s + "bool extract_" + d.name + "(const ::switchyard::any&, " + t + "&);\n";
+)";
+
+// Structs and unions: the value is what cdr_write writes.
+constexpr std::string_view any_operators_template = R"(
+void operator<<=(::switchyard::any& _a, const ${type}& _v) {
+  _a.replace(${type_code}, [&](::switchyard::cdr::output_stream& _out) { cdr_write(_out, _v); });
+}
+
+bool operator>>=(const ::switchyard::any& _a, ${type}& _v) {
+  return _a.extract(${type_code}, [&](::switchyard::cdr::input_stream& _in) { cdr_read(_in, _v); });
+}
+
+)";
+
+// In an Any an exception is its repository id, then its members.
+constexpr std::string_view exception_any_operators_template = R"(
+void operator<<=(::switchyard::any& _a, const ${type}& _v) {
+  _a.replace(${type_code}, [&](::switchyard::cdr::output_stream& _out) {
+    _out.write_string(${type}::_repository_id);
+    cdr_write(_out, _v);
+  });
+}
+
+bool operator>>=(const ::switchyard::any& _a, ${type}& _v) {
+  return _a.extract(${type_code}, [&](::switchyard::cdr::input_stream& _in) {
+    (void)_in.read_string_view();
+    cdr_read(_in, _v);
+  });
+}
+
+)";
+
+constexpr std::string_view enum_any_operators_template = R"(
+void operator<<=(::switchyard::any& _a, ${type} _v) {
+  _a.replace(${type_code}, [&](::switchyard::cdr::output_stream& _out) { _out.write_ulong(static_cast<std::uint32_t>(_v)); });
+}
+
+bool operator>>=(const ::switchyard::any& _a, ${type}& _v) {
+  return _a.extract(${type_code}, [&](::switchyard::cdr::input_stream& _in) {
+    const std::uint32_t _e = _in.read_ulong();
+    if (_e >= ${enumerator_count}) _in.throw_marshal(::switchyard::minor::bad_enum, "enumerator out of range");
+    _v = static_cast<${type}>(_e);
+  });
+}
+
+)";
+
+// Typedefs: named functions, since several typedefs may share one C++ type (docs/idl.md).
+constexpr std::string_view typedef_any_functions_template = R"(
+void ${scope}insert_${name}(::switchyard::any& _a, const ${type}& _v) {
+  _a.replace(${type_code}, [&]([[maybe_unused]] ::switchyard::cdr::output_stream& _out) {
+    ${write}
+  });
+}
+
+bool ${scope}extract_${name}(const ::switchyard::any& _a, ${type}& _v) {
+  return _a.extract(${type_code}, [&]([[maybe_unused]] ::switchyard::cdr::input_stream& _in) {
+    ${read}
+  });
+}
+
+)";
+
+}  // namespace
+
+bool has_type_code(const Declaration& d) {
+  switch (d.kind) {
+    case DeclKind::struct_: return !static_cast<const Struct&>(d).forward;
+    case DeclKind::union_: return !static_cast<const Union&>(d).forward;
+    case DeclKind::interface: return !static_cast<const Interface&>(d).forward;
+    case DeclKind::exception:
+    case DeclKind::enum_:
+    case DeclKind::typedef_:
+      return true;
+    default:
+      return false;
   }
-  Requirements r = d.kind == DeclKind::interface ? Requirements{} : requirements_of(d);
-  r.any = true;
-  return "#if " + r.condition() + "\n" + out + "#endif\n";
+}
+
+std::string any_friend_declarations(const std::string& name) {
+  return "friend void operator<<=(::switchyard::any&, const " + name + "&);\n"
+         "friend bool operator>>=(const ::switchyard::any&, " + name + "&);\n";
+}
+
+std::string type_code_declarations(const Declaration& d, bool in_class) {
+  const std::string name = identifier(d.name);
+  std::string out = "// The TypeCode of " + d.scoped_name() + ".\n";
+  out += std::string(in_class ? "static " : "") + "const ::switchyard::type_code& _tc_" + d.name + "();\n";
+  if (d.kind == DeclKind::enum_) {
+    const std::string f = in_class ? "friend " : "";
+    out += f + "void operator<<=(::switchyard::any&, " + name + ");\n";
+    out += f + "bool operator>>=(const ::switchyard::any&, " + name + "&);\n";
+  } else if (d.kind == DeclKind::typedef_) {
+    const std::string s = in_class ? "static " : "";
+    out += s + "void insert_" + d.name + "(::switchyard::any&, const " + name + "&);\n";
+    out += s + "bool extract_" + d.name + "(const ::switchyard::any&, " + name + "&);\n";
+  }
+  return out;
 }
 
 std::string type_code_definitions(const Declaration& d, const std::string& scope) {
   std::vector<const Declaration*> open;
-  const std::string q = qualified(d);
-  std::string out = "const ::switchyard::type_code& " + scope + "_tc_" + d.name + "() {\n";
-  out += "  static const ::switchyard::type_code _tc = " + build_expression(d, open) + ";\n  return _tc;\n}\n\n";
-  const std::string tcf = scope + "_tc_" + d.name + "()";
+  const std::string type = qualified(d);
+  const std::string type_code = scope + "_tc_" + d.name + "()";
+  std::string out = fill(type_code_function_template,
+                         {{"scope", scope}, {"name", d.name}, {"expression", build_expression(d, open)}});
   switch (d.kind) {
     case DeclKind::struct_:
     case DeclKind::union_:
-      out += "void operator<<=(::switchyard::any& _a, const " + q + "& _v) {\n  _a.replace(" + tcf +
-             ", [&](::switchyard::cdr::output_stream& _out) { cdr_write(_out, _v); });\n}\n\n";
-      out += "bool operator>>=(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" + tcf +
-             ", [&](::switchyard::cdr::input_stream& _in) { cdr_read(_in, _v); });\n}\n\n";
-      break;
+      return out + fill(any_operators_template, {{"type", type}, {"type_code", type_code}});
     case DeclKind::exception:
-      // In an Any an exception is its repository id, then its members.
-      out += "void operator<<=(::switchyard::any& _a, const " + q + "& _v) {\n  _a.replace(" + tcf +
-             ", [&](::switchyard::cdr::output_stream& _out) {\n    _out.write_string(" + q +
-             "::_repository_id);\n    cdr_write(_out, _v);\n  });\n}\n\n";
-      out += "bool operator>>=(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" + tcf +
-             ", [&](::switchyard::cdr::input_stream& _in) {\n    (void)_in.read_string_view();\n    cdr_read(_in, _v);\n  });\n}\n\n";
-      break;
-    case DeclKind::enum_: {
-      const auto& en = static_cast<const Enum&>(d);
-      out += "void operator<<=(::switchyard::any& _a, " + q + " _v) {\n  _a.replace(" + tcf +
-             ", [&](::switchyard::cdr::output_stream& _out) { _out.write_ulong(static_cast<std::uint32_t>(_v)); });\n}\n\n";
-      out += "bool operator>>=(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" + tcf +
-             ", [&](::switchyard::cdr::input_stream& _in) {\n    const std::uint32_t _e = _in.read_ulong();\n"
-             "    if (_e >= " + std::to_string(en.enumerators.size()) +
-             ") _in.throw_marshal(::switchyard::minor::bad_enum, \"enumerator out of range\");\n    _v = static_cast<" + q +
-             ">(_e);\n  });\n}\n\n";
-      break;
-    }
+      return out + fill(exception_any_operators_template, {{"type", type}, {"type_code", type_code}});
+    case DeclKind::enum_:
+      return out + fill(enum_any_operators_template,
+                        {{"type", type},
+                         {"type_code", type_code},
+                         {"enumerator_count", std::to_string(static_cast<const Enum&>(d).enumerators.size())}});
     case DeclKind::typedef_: {
       const auto& t = static_cast<const Typedef&>(d);
       std::string write, read;
-      write_value(write, *t.type, "_v", "    ");
-      read_value(read, *t.type, "_v", "    ");
-      out += "void " + scope + "insert_" + d.name + "(::switchyard::any& _a, const " + q + "& _v) {\n  _a.replace(" + tcf +
-             ", [&]([[maybe_unused]] ::switchyard::cdr::output_stream& _out) {\n" + write + "  });\n}\n\n";
-      out += "bool " + scope + "extract_" + d.name + "(const ::switchyard::any& _a, " + q + "& _v) {\n  return _a.extract(" +
-             tcf + ", [&]([[maybe_unused]] ::switchyard::cdr::input_stream& _in) {\n" + read + "  });\n}\n\n";
-      break;
+      write_value(write, *t.type, "_v", "");
+      read_value(read, *t.type, "_v", "");
+      return out + fill(typedef_any_functions_template, {{"scope", scope},
+                                                         {"name", d.name},
+                                                         {"type", type},
+                                                         {"type_code", type_code},
+                                                         {"write", write},
+                                                         {"read", read}});
     }
     default:
-      break;
+      return out;
   }
-  Requirements r = d.kind == DeclKind::interface ? Requirements{} : requirements_of(d);
-  r.any = true;
-  return "#if " + r.condition() + "\n" + out + "#endif\n";
 }
 
 }  // namespace switchyard::idl::cxx

@@ -3,12 +3,13 @@
 #include <cinttypes>
 #include <cstdio>
 #include <functional>
+#include <set>
+
+#include "idl_compiler/cxx_emitter.h"
 
 namespace switchyard::idl::cxx {
 
 namespace {
-
-std::set<const Declaration*>* used_externals = nullptr;
 
 const std::set<std::string>& cxx_keywords() {
   static const std::set<std::string> words = {
@@ -27,44 +28,6 @@ const std::set<std::string>& cxx_keywords() {
   return words;
 }
 
-std::string hex_escaped(const std::string& utf8) {
-  // Octal escapes of three digits never run into the next character.
-  std::string out = "\"";
-  for (unsigned char c : utf8) {
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\%03o", c);
-      out += buf;
-    }
-  }
-  return out + "\"";
-}
-
-std::u16string utf16_of(const std::string& utf8) {
-  std::u16string out;
-  for (std::size_t i = 0; i < utf8.size();) {
-    unsigned char c = static_cast<unsigned char>(utf8[i]);
-    std::uint32_t cp = c;
-    std::size_t n = 1;
-    if (c >= 0xf0) { cp = c & 0x07; n = 4; }
-    else if (c >= 0xe0) { cp = c & 0x0f; n = 3; }
-    else if (c >= 0xc0) { cp = c & 0x1f; n = 2; }
-    for (std::size_t k = 1; k < n && i + k < utf8.size(); ++k)
-      cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3f);
-    i += n;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      out += static_cast<char16_t>(0xd800 + (cp >> 10));
-      out += static_cast<char16_t>(0xdc00 + (cp & 0x3ff));
-    } else {
-      out += static_cast<char16_t>(cp);
-    }
-  }
-  return out;
-}
-
 std::string integer_literal(const TypeSpec& type, const ConstValue& value) {
   BasicType b = type.basic;
   bool is_signed = b == BasicType::short_ || b == BasicType::long_ || b == BasicType::long_long;
@@ -80,18 +43,50 @@ std::string integer_literal(const TypeSpec& type, const ConstValue& value) {
 
 }  // namespace
 
-void set_used_externals(std::set<const Declaration*>* used) { used_externals = used; }
+bool has_main_content(const Declaration& declaration) {
+  if (declaration.kind != DeclKind::module) return declaration.in_main_file && declaration.kind != DeclKind::directive;
+  for (const auto& c : static_cast<const Module&>(declaration).definitions)
+    if (has_main_content(*c)) return true;
+  return false;
+}
+
+const DeclarationList* nested_definitions(const Declaration& declaration) {
+  switch (declaration.kind) {
+    case DeclKind::module: return &static_cast<const Module&>(declaration).definitions;
+    case DeclKind::interface: return &static_cast<const Interface&>(declaration).definitions;
+    case DeclKind::struct_: return &static_cast<const Struct&>(declaration).definitions;
+    case DeclKind::union_: return &static_cast<const Union&>(declaration).definitions;
+    case DeclKind::exception: return &static_cast<const Exception&>(declaration).definitions;
+    default: return nullptr;
+  }
+}
 
 std::string identifier(const std::string& idl_name) {
   return cxx_keywords().count(idl_name) ? "_cxx_" + idl_name : idl_name;
 }
 
 std::string qualified(const Declaration& declaration) {
-  if (!declaration.in_main_file && used_externals != nullptr) used_externals->insert(&declaration);
   std::string out;
   for (const Declaration* d = &declaration; d != nullptr && !d->name.empty(); d = d->parent)
     out = "::" + identifier(d->name) + out;
   return out;
+}
+
+std::string namespace_of(const Declaration& declaration) {
+  std::vector<std::string> parts;
+  for (const Declaration* p = declaration.parent; p != nullptr && !p->name.empty(); p = p->parent)
+    if (p->kind == DeclKind::module) parts.push_back(identifier(p->name));
+    else parts.clear();  // only modules above the outermost class count
+  std::string out;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) out += (out.empty() ? "" : "::") + *it;
+  return out;
+}
+
+std::string relative_name(const Declaration& declaration) {
+  const std::string ns = namespace_of(declaration);
+  const std::string q = qualified(declaration);
+  const std::string prefix = ns.empty() ? "::" : "::" + ns + "::";
+  return q.rfind(prefix, 0) == 0 ? q.substr(prefix.size()) : q;
 }
 
 const Declaration* target_of(const TypeSpec& type) {
@@ -163,10 +158,64 @@ std::string type_name(const TypeSpec& type) {
     }
     case TypeKind::named: {
       const Declaration* d = target_of(type);
-      return d == nullptr ? "void" : qualified(*d);
+      if (d == nullptr) return "void";
+      // An interface this specification only forward-declares has no stub class to complete.
+      if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
+        return "::switchyard::object_member<" + qualified(*d) + ">";
+      return qualified(*d);
     }
   }
   return "void";
+}
+
+DeclarationOrder::DeclarationOrder(const Specification& specification) { number(specification.root); }
+
+void DeclarationOrder::number(const Declaration& d) {
+  const std::size_t first = next_++;
+  const DeclarationList* nested = nullptr;
+  switch (d.kind) {
+    case DeclKind::module: nested = &static_cast<const Module&>(d).definitions; break;
+    case DeclKind::interface: nested = &static_cast<const Interface&>(d).definitions; break;
+    case DeclKind::value_type: nested = &static_cast<const ValueType&>(d).definitions; break;
+    case DeclKind::struct_: nested = &static_cast<const Struct&>(d).definitions; break;
+    case DeclKind::union_: nested = &static_cast<const Union&>(d).definitions; break;
+    case DeclKind::exception: nested = &static_cast<const Exception&>(d).definitions; break;
+    default: break;
+  }
+  if (nested != nullptr)
+    for (const auto& child : *nested) number(*child);
+  spans_[&d] = {first, next_ - 1};
+}
+
+bool DeclarationOrder::defined_before(const Declaration& interface, const Declaration& where) const {
+  if (interface.kind == DeclKind::interface && static_cast<const Interface&>(interface).forward) return false;
+  const auto defined = spans_.find(&interface);
+  const auto at = spans_.find(&where);
+  return defined != spans_.end() && at != spans_.end() && defined->second.last < at->second.first;
+}
+
+std::string member_type_name(const TypeSpec& type, const Declaration& where, const DeclarationOrder& order,
+                             bool as_member) {
+  switch (type.kind) {
+    case TypeKind::sequence:
+      return "std::vector<" + member_type_name(*type.element, where, order) + ">";
+    case TypeKind::array: {
+      std::string t = member_type_name(*type.element, where, order);
+      for (auto it = type.dimensions.rbegin(); it != type.dimensions.rend(); ++it)
+        t = "std::array<" + t + ", " + std::to_string(*it) + ">";
+      return t;
+    }
+    case TypeKind::named: {
+      const TypeSpec& t = unalias(type);
+      const Declaration* target = t.kind == TypeKind::named ? target_of(t) : nullptr;
+      if (as_member && target != nullptr && target->kind == DeclKind::interface &&
+          !static_cast<const Interface*>(target)->forward && !order.defined_before(*target, where))
+        return "::switchyard::object_member<" + type_name(type) + ">";
+      return type_name(type);
+    }
+    default:
+      return type_name(type);
+  }
 }
 
 bool is_primitive(const TypeSpec& type) {
@@ -189,87 +238,6 @@ std::string parameter_type(const TypeSpec& type, ParameterDirection direction) {
   if (is_primitive(type)) return type_name(type);
   if (is_octet_sequence(type)) return "std::span<const std::uint8_t>";
   return "const " + type_name(type) + "&";
-}
-
-std::string Requirements::condition() const {
-  if (any && object) return "SYIDL_HAVE_ANY && SYIDL_HAVE_OBJECT_IO";
-  if (any) return "SYIDL_HAVE_ANY";
-  if (object) return "SYIDL_HAVE_OBJECT_IO";
-  return "1";
-}
-
-namespace {
-
-Requirements requirements_impl(const TypeSpec& type, std::set<const Declaration*>& seen);
-
-Requirements declaration_requirements(const Declaration& d, std::set<const Declaration*>& seen) {
-  Requirements r;
-  if (!seen.insert(&d).second) return r;
-  switch (d.kind) {
-    case DeclKind::struct_:
-      for (const auto& m : static_cast<const Struct&>(d).members) r |= requirements_impl(*m->type, seen);
-      break;
-    case DeclKind::exception:
-      for (const auto& m : static_cast<const Exception&>(d).members) r |= requirements_impl(*m->type, seen);
-      break;
-    case DeclKind::union_: {
-      const auto& u = static_cast<const Union&>(d);
-      for (const auto& c : u.cases) r |= requirements_impl(*c.member->type, seen);
-      break;
-    }
-    case DeclKind::typedef_:
-      r |= requirements_impl(*static_cast<const Typedef&>(d).type, seen);
-      break;
-    case DeclKind::attribute:
-      r |= requirements_impl(*static_cast<const Attribute&>(d).type, seen);
-      break;
-    case DeclKind::operation: {
-      const auto& op = static_cast<const Operation&>(d);
-      r |= requirements_impl(*op.return_type, seen);
-      for (const auto& p : op.parameters) r |= requirements_impl(*p->type, seen);
-      for (const Exception* e : op.raises) r |= declaration_requirements(*e, seen);
-      break;
-    }
-    default:
-      break;
-  }
-  return r;
-}
-
-Requirements requirements_impl(const TypeSpec& type, std::set<const Declaration*>& seen) {
-  Requirements r;
-  switch (type.kind) {
-    case TypeKind::basic:
-      if (type.basic == BasicType::any || type.basic == BasicType::type_code) r.any = true;
-      if (type.basic == BasicType::object) r.object = true;
-      break;
-    case TypeKind::sequence:
-    case TypeKind::array:
-      r |= requirements_impl(*type.element, seen);
-      break;
-    case TypeKind::named: {
-      const Declaration* d = target_of(type);
-      if (d == nullptr) break;
-      if (d->kind == DeclKind::interface) r.object = true;
-      else r |= declaration_requirements(*d, seen);
-      break;
-    }
-    default:
-      break;
-  }
-  return r;
-}
-
-}  // namespace
-
-Requirements requirements_of(const TypeSpec& type) {
-  std::set<const Declaration*> seen;
-  return requirements_impl(type, seen);
-}
-
-Requirements requirements_of(const Declaration& declaration) {
-  std::set<const Declaration*> seen;
-  return declaration_requirements(declaration, seen);
 }
 
 bool is_bulk_primitive(BasicType b) {
@@ -441,20 +409,9 @@ std::string constant_literal(const TypeSpec& type, const ConstValue& value) {
     case ConstKind::wide_character:
       return "static_cast<char16_t>(" + std::to_string(value.character) + ")";
     case ConstKind::string:
-      return hex_escaped(value.text);
-    case ConstKind::wide_string: {
-      std::string out = "u\"";
-      for (char16_t c : utf16_of(value.text)) {
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
-          out += static_cast<char>(c);
-        } else {
-          char buf[12];
-          std::snprintf(buf, sizeof buf, "\\x%04x\"u\"", static_cast<unsigned>(c));
-          out += buf;
-        }
-      }
-      return out + "\"";
-    }
+      return string_literal(value.text);
+    case ConstKind::wide_string:
+      return u16_string_literal(value.text);
     case ConstKind::boolean:
       return value.boolean ? "true" : "false";
     case ConstKind::enumerator:

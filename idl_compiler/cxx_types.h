@@ -1,25 +1,33 @@
 // syidl C++ back end: what each IDL type becomes in C++ (names, parameter passing), and the facts
-// about it the marshaling code needs (minimal CDR size, fixed CDR layouts, what runtime headers it
-// requires). docs/idl.md describes the mapping. May include ast.h only.
+// about it the marshaling code needs (minimal CDR size, fixed CDR layouts). docs/idl.md describes
+// the mapping. May include ast.h and cxx_emitter.h.
 #pragma once
 
 #include <cstddef>
 #include <optional>
-#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "idl_compiler/ast.h"
 
 namespace switchyard::idl::cxx {
 
+// Whether C++ is generated for `declaration`: a declaration of the main file, or a module that
+// holds one (reopened modules and #include'd files hold others' too).
+bool has_main_content(const Declaration& declaration);
+// The definitions nested in a module, interface, struct, union or exception; null for others.
+const DeclarationList* nested_definitions(const Declaration& declaration);
+
 // An IDL identifier as a C++ identifier: C++ keywords get a `_cxx_` prefix.
 std::string identifier(const std::string& idl_name);
 
-// "::A::B" with every part escaped; records declarations from other files in the used set.
+// "::A::B" with every part escaped.
 std::string qualified(const Declaration& declaration);
-// Declarations from #include'd files that the generated code names (for #include "x.h").
-void set_used_externals(std::set<const Declaration*>* used);
+// The C++ namespace (modules only) that holds a declaration: "A::B", or "" at the root.
+std::string namespace_of(const Declaration& declaration);
+// The name seen from namespace_of: "I::S" for struct S in interface I in module M.
+std::string relative_name(const Declaration& declaration);
 
 // Follows typedefs (and forward declarations) to the type that gives the representation.
 const TypeSpec& unalias(const TypeSpec& type);
@@ -28,25 +36,34 @@ const Declaration* target_of(const TypeSpec& type);
 
 // The C++ type as written in generated code (typedef names kept).
 std::string type_name(const TypeSpec& type);
+
+// Where each declaration stands in the specification (depth first, in source order, included
+// files too): tells whether an interface's stub class is complete at a point of the header.
+class DeclarationOrder {
+ public:
+  explicit DeclarationOrder(const Specification& specification);
+  // Whether the definition of `interface` ends before `where` begins (false when the interface
+  // is only forward-declared, or `where` is inside it).
+  bool defined_before(const Declaration& interface, const Declaration& where) const;
+
+ private:
+  void number(const Declaration& declaration);
+  struct Span {
+    std::size_t first = 0, last = 0;  // the declaration's number, and its last nested one's
+  };
+  std::unordered_map<const Declaration*, Span> spans_;
+  std::size_t next_ = 0;
+};
+
+// The C++ type of a member of the struct, union or exception `where`, or of the typedef `where`
+// (`as_member` false: only sequence and array elements count as members). An object reference
+// whose stub class is not complete there is a ::switchyard::object_member<I> (docs/idl.md).
+std::string member_type_name(const TypeSpec& type, const Declaration& where, const DeclarationOrder& order,
+                             bool as_member = true);
 // Parameter types: in (by value for primitives and enums, std::span<const std::uint8_t> for
 // sequence<octet>, const& otherwise), out and inout (T&).
 std::string parameter_type(const TypeSpec& type, ParameterDirection direction);
 
-// What a type needs from the runtime that may not exist yet.
-struct Requirements {
-  bool any = false;     // <switchyard/any.h>: any, TypeCode
-  bool object = false;  // <switchyard/object_io.h>: object references on the wire
-  Requirements& operator|=(const Requirements& o) {
-    any |= o.any;
-    object |= o.object;
-    return *this;
-  }
-  bool none() const { return !any && !object; }
-  // The preprocessor condition: "SYIDL_HAVE_ANY && SYIDL_HAVE_OBJECT_IO"
-  std::string condition() const;
-};
-Requirements requirements_of(const TypeSpec& type);
-Requirements requirements_of(const Declaration& declaration);
 
 // Arithmetic types written as one block by write_array / read_array (not boolean, wchar, long double).
 bool is_bulk_primitive(BasicType type);

@@ -131,11 +131,12 @@ std::optional<std::string> make_gperf_lookup(const std::string& gperf, const std
     error = "gperf (" + gperf + ") failed" + (messages.empty() ? std::string() : ": " + messages);
     return std::nullopt;
   }
-  // #line directives would point at the temporary input: drop them.
+  // #line directives would point at the temporary input, and the command line names it: drop
+  // them, so that the same IDL always gives the same code (docs/examples/greeter/generated).
   std::istringstream lines(output);
   std::string line, code;
   while (std::getline(lines, line))
-    if (line.rfind("#line", 0) != 0) code += line + "\n";
+    if (line.rfind("#line", 0) != 0 && line.rfind("/* Command-line:", 0) != 0) code += line + "\n";
   code = widen_alpha_increments(code);
   if (code.find(impl + "::lookup") == std::string::npos) {
     error = "unexpected gperf output (no lookup function)";
@@ -145,7 +146,7 @@ std::optional<std::string> make_gperf_lookup(const std::string& gperf, const std
          "#pragma GCC diagnostic ignored \"-Wmissing-field-initializers\"\n"
          "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n" +
          code +
-         "#pragma GCC diagnostic pop\n"
+         "#pragma GCC diagnostic pop\n\n"
          "struct " +
          class_name +
          " {\n"

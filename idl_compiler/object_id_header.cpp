@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "idl_compiler/cxx_emitter.h"
 #include "idl_compiler/gperf_driver.h"
 
 namespace switchyard::idl {
@@ -57,22 +58,6 @@ std::optional<std::string> unescape(const std::string& line, std::string& proble
     }
   }
   return out;
-}
-
-// A C string literal for any bytes: printable ASCII as it is, the rest as three-digit octal
-// escapes (which never run into the next character). gperf reads the same syntax.
-std::string c_literal(const std::string& bytes) {
-  std::string out = "\"";
-  for (unsigned char b : bytes) {
-    if (b >= 0x20 && b < 0x7f && b != '"' && b != '\\' && b != '?') {
-      out += static_cast<char>(b);
-    } else {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\%03o", b);
-      out += escaped;
-    }
-  }
-  return out + "\"";
 }
 
 // For messages: the id as the list would write it, shortened.
@@ -129,7 +114,7 @@ std::optional<std::string> object_id_header_text(const ObjectIdHeaderOptions& op
     if (ids[i].empty())
       empty_index = static_cast<long>(i);
     else
-      gperf_keys.push_back(c_literal(ids[i]));
+      gperf_keys.push_back(cxx::string_literal(ids[i]));
   }
   const std::string index_name = options.name + "_index";
   auto code = make_gperf_lookup(options.gperf, index_name, gperf_keys, error);
@@ -177,7 +162,7 @@ std::optional<std::string> object_id_header_text(const ObjectIdHeaderOptions& op
       << "  static std::string_view key_at(std::size_t index) noexcept {\n"
       << "    static constexpr std::string_view keys[] = {\n";
   if (ids.empty()) out << "      std::string_view(),\n";
-  for (auto& id : ids) out << "      std::string_view(" << c_literal(id) << ", " << id.size() << "),\n";
+  for (auto& id : ids) out << "      std::string_view(" << cxx::string_literal(id) << ", " << id.size() << "),\n";
   out << "    };\n"
       << "    return index < key_count ? keys[index] : std::string_view();\n"
       << "  }\n};\n\n"

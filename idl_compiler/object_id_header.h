@@ -1,7 +1,7 @@
 // syidl --object-ids: a list of object ids (known at build time) to a C++ header with a gperf
 // perfect-hash lookup over them and a switchyard::object_id_table constant, for an object
 // adapter whose servant demultiplexing is `perfect` (docs/using.md). Includes the standard
-// library and gperf_driver.h only; the generated header includes <switchyard/object_id_table.h>.
+// library, cxx_emitter.h and gperf_driver.h only; the generated header includes <switchyard/object_id_table.h>.
 #pragma once
 
 #include <optional>

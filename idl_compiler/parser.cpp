@@ -516,7 +516,22 @@ void Parser::exception(DeclarationList& out, Declaration* parent) {
 void Parser::members(std::vector<std::unique_ptr<Member>>& out, DeclarationList& nested,
                      Declaration* parent, bool) {
   while (!at_punct("}") && !current_.is(TokenKind::end_of_file)) {
-    std::unique_ptr<TypeSpec> type = type_spec(nested, parent);
+    std::unique_ptr<TypeSpec> type;
+    if (at_keyword("exception")) {
+      nested_type_declaration(nested, parent);
+      continue;
+    }
+    if (at_keyword("struct") || at_keyword("union") || at_keyword("enum")) {
+      // `struct Inner {...};` declares a nested type; `struct Inner {...} m;` a member too.
+      DepthGuard guard(*this);
+      if (at_keyword("struct")) struct_(nested, parent);
+      else if (at_keyword("union")) union_(nested, parent);
+      else enum_(nested, parent);
+      if (accept_punct(";")) continue;
+      type = type_of(nested.back().get());
+    } else {
+      type = simple_type_spec(false);
+    }
     do {
       std::string name;
       SourceLocation at;
@@ -571,6 +586,7 @@ void Parser::union_(DeclarationList& out, Declaration* parent) {
       expect_punct(":", "after a case label");
       c.labels.push_back(std::move(label));
     }
+    if (c.labels.empty() && nested_type_declaration(raw->definitions, raw)) continue;
     if (c.labels.empty()) fail("expected 'case' or 'default', found " + describe(current_));
     std::unique_ptr<TypeSpec> type = type_spec(raw->definitions, raw);
     std::string name;
@@ -750,24 +766,36 @@ void Parser::factory(DeclarationList& out, Declaration* parent) {
 std::unique_ptr<TypeSpec> Parser::type_spec(DeclarationList& nested, Declaration* parent) {
   if (at_keyword("struct") || at_keyword("union") || at_keyword("enum")) {
     DepthGuard guard(*this);
-    const std::size_t before = nested.size();
     if (at_keyword("struct")) struct_(nested, parent);
     else if (at_keyword("union")) union_(nested, parent);
     else enum_(nested, parent);
-    Declaration* made = nested.back().get();
-    if (nested.size() == before + 1 &&
-        ((made->kind == DeclKind::struct_ && static_cast<Struct*>(made)->forward) ||
-         (made->kind == DeclKind::union_ && static_cast<Union*>(made)->forward)))
-      fail("expected '{' after the name of '" + made->name + "' (a type here needs a body)");
-    auto type = std::make_unique<TypeSpec>();
-    type->kind = TypeKind::named;
-    type->location = made->location;
-    type->name.parts.push_back(made->name);
-    type->name.location = made->location;
-    type->resolved = made;
-    return type;
+    return type_of(nested.back().get());
   }
   return simple_type_spec(false);
+}
+
+std::unique_ptr<TypeSpec> Parser::type_of(Declaration* made) {
+  if ((made->kind == DeclKind::struct_ && static_cast<Struct*>(made)->forward) ||
+      (made->kind == DeclKind::union_ && static_cast<Union*>(made)->forward))
+    fail("expected '{' after the name of '" + made->name + "' (a type here needs a body)");
+  auto type = std::make_unique<TypeSpec>();
+  type->kind = TypeKind::named;
+  type->location = made->location;
+  type->name.parts.push_back(made->name);
+  type->name.location = made->location;
+  type->resolved = made;
+  return type;
+}
+
+bool Parser::nested_type_declaration(DeclarationList& nested, Declaration* parent) {
+  if (!at_keyword("struct") && !at_keyword("union") && !at_keyword("enum") && !at_keyword("exception"))
+    return false;
+  const std::string what = current_.text;
+  DepthGuard guard(*this);
+  if (at_keyword("exception")) exception(nested, parent);
+  else type_declaration(nested, parent);
+  expect_semicolon(what);
+  return true;
 }
 
 bool Parser::base_type(TypeSpec& type) {

@@ -81,6 +81,11 @@ class Parser {
 
   // Types: inline struct/union/enum definitions are appended to `nested`.
   std::unique_ptr<TypeSpec> type_spec(DeclarationList& nested, Declaration* parent);
+  // In the body of a struct, union or exception: `struct|union|enum|exception X ...;` declares a
+  // type nested there and no member. True when it read one.
+  bool nested_type_declaration(DeclarationList& nested, Declaration* parent);
+  // A named type standing for the struct, union or enum just declared in place (`made`).
+  std::unique_ptr<TypeSpec> type_of(Declaration* made);
   std::unique_ptr<TypeSpec> simple_type_spec(bool allow_void);
   std::unique_ptr<TypeSpec> const_type();
   bool base_type(TypeSpec& type);

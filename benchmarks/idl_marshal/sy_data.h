@@ -17,9 +17,7 @@ struct sy_data {
   MarshalBench::Records records;
   MarshalBench::NARecords narecords;
   MarshalBench::Nesteds nesteds;
-#if SYIDL_HAVE_ANY
   MarshalBench::Anys anys;
-#endif
 };
 
 // Built once, shared by both files (the hand-written code marshals the same objects).

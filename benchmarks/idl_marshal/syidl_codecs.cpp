@@ -42,7 +42,6 @@ sy_data build(const element_counts& n) {
     for (std::size_t k = 0; k < few_count(i); ++k) e.few.push_back(make_record(i + k));
     d.nesteds.v.push_back(std::move(e));
   }
-#if SYIDL_HAVE_ANY
   for (std::size_t i = 0; i < n.anys; ++i) {
     switchyard::any a;
     switch (i % 3) {
@@ -52,7 +51,6 @@ sy_data build(const element_counts& n) {
     }
     d.anys.v.push_back(std::move(a));
   }
-#endif
   return d;
 }
 
@@ -109,9 +107,7 @@ void add_syidl_codecs(std::vector<data_set>& sets, const element_counts& n) {
   data_set_named(sets, "Record", "sequence<Integrity::Record> (aligned)", n.structs).codecs.push_back(generated(d.records));
   data_set_named(sets, "NARecord", "sequence<Integrity::NARecord> (non-aligned)", n.structs).codecs.push_back(generated(d.narecords));
   data_set_named(sets, "Nested", "sequence<Integrity::Nested> (strings, union, array)", n.nested).codecs.push_back(generated(d.nesteds));
-#if SYIDL_HAVE_ANY
   data_set_named(sets, "Any", "sequence<any> (Record, string, double)", n.anys).codecs.push_back(generated(d.anys));
-#endif
 }
 
 }  // namespace marshal_bench

@@ -25,8 +25,6 @@ std::optional<echo_type> parse_echo_type(std::string_view name) noexcept {
   return std::nullopt;
 }
 
-bool echo_type_available(echo_type type) noexcept { return type != echo_type::any || SYIDL_HAVE_ANY; }
-
 std::size_t echo_element_bytes(echo_type type) noexcept {
   switch (type) {
     case echo_type::doubles: return 8;
@@ -44,15 +42,11 @@ struct echo_payload::values {
   Integrity::Longs longs;
   Integrity::Records records;
   Integrity::NARecords narecords;
-#if SYIDL_HAVE_ANY
   switchyard::any records_any;  // echo_any: an Any holding `records`
-#endif
 };
 
 echo_payload::echo_payload(echo_type type, std::size_t bytes)
     : type_(type), units_(std::max<std::size_t>(1, bytes / echo_element_bytes(type))), values_(std::make_unique<values>()) {
-  if (!echo_type_available(type))
-    throw std::runtime_error(std::string(to_string(type)) + ": this build has no <switchyard/any.h>");
   for (std::size_t i = 0; i < units_; ++i) {
     auto n = static_cast<std::int32_t>(i);
     switch (type) {
@@ -69,9 +63,7 @@ echo_payload::echo_payload(echo_type type, std::size_t bytes)
         break;
     }
   }
-#if SYIDL_HAVE_ANY
   if (type == echo_type::any) Integrity::insert_Records(values_->records_any, values_->records);
-#endif
 }
 
 echo_payload::~echo_payload() = default;
@@ -95,16 +87,12 @@ void echo_payload::call(const object_ref& echo, bool check) const {
       expect_same(values_->narecords, stub.echo_narecords(values_->narecords), type_, check);
       break;
     case echo_type::any: {
-#if SYIDL_HAVE_ANY
       auto reply = stub.echo_any(values_->records_any);
       if (check) {
         Integrity::Records got;
         if (!Integrity::extract_Records(reply, got)) got.clear();
         expect_same(values_->records, got, type_, check);
       }
-#else
-      throw std::runtime_error("echo_any: this build has no <switchyard/any.h>");  // the constructor refused
-#endif
       break;
     }
   }

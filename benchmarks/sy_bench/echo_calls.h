@@ -17,8 +17,6 @@ enum class echo_type { doubles, longs, records, narecords, any };
 
 std::string_view to_string(echo_type type) noexcept;  // "echo_doubles", ... (the operation's name)
 std::optional<echo_type> parse_echo_type(std::string_view name) noexcept;
-// Whether this build can send it (echo_any needs <switchyard/any.h>).
-bool echo_type_available(echo_type type) noexcept;
 // CDR bytes per element in a sequence: double 8, long 4, Record 24 (l d s o f c b: 26 bytes, the
 // next one's long starts 2 bytes on), NARecord 32 (o, pad 7, d, c, pad 7, ll, s: 34 bytes, the
 // next starts 2 on), any: an Any holding a sequence of Records (24 each; the TypeCode adds a

@@ -40,9 +40,7 @@ class echo_servant final : public Integrity::Echo_skeleton {
   Integrity::Records echo_records(const Integrity::Records& v) override { return counted(v); }
   Integrity::NARecords echo_narecords(const Integrity::NARecords& v) override { return counted(v); }
   Integrity::Strings echo_strings(const Integrity::Strings& v) override { return counted(v); }
-#if SYIDL_HAVE_ANY
   switchyard::any echo_any(const switchyard::any& v) override { return counted(v); }
-#endif
   void twist(std::int32_t& a, std::string& s) override {
     ++calls_;
     a = static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * 2u);  // wraps instead of overflowing

@@ -197,15 +197,11 @@ int latency_main(std::vector<std::string> args) {
       }
     }
   }
-  // Echo calls are two-way only; echo_any waits for <switchyard/any.h> (skipped with a note).
+  // Echo calls are two-way only.
   for (auto& name : echo_names) {
     if (name == "none") continue;
     auto type = parse_echo_type(name);
     if (!type) throw usage_error("--echo-types: unknown type '" + name + "' (echo_doubles, echo_longs, echo_records, echo_narecords, echo_any, none)");
-    if (!echo_type_available(*type)) {
-      std::cerr << "latency: " << name << " skipped: this build has no <switchyard/any.h>\n";
-      continue;
-    }
     for (auto b : echo_sizes) {
       if (b == 0 || b > (16u << 20)) throw usage_error("--echo-bytes: expected 1..16M");
       cases.push_back({true, element_type::none, std::max<std::size_t>(1, b / echo_element_bytes(*type)), *type});

@@ -193,8 +193,7 @@ void server_connection::serve_request(const giop::message_view& message, const g
 
   orb_impl& orb = owner_.orb();
   request_reply sink(protocol, out);
-  server_request request(header.body, header.operation, header.request_id, header.response_expected(), sink);
-  request.set_timer(&timer);
+  server_request request(header.body, header.operation, header.request_id, header.response_expected(), sink, timer);
   adapter::dispatch_target target;
   try {
     const adapter::operation_dispatch* operations = nullptr;

@@ -10,9 +10,10 @@ def _walk(node, out):
         if hasattr(node, attr):
             for child in getattr(node, attr)():
                 _walk(child, out)
-    # Types defined inline: typedef struct S {...} T; struct members; union cases and switch.
+    # Types defined inline: typedef struct S {...} T; struct members; union cases and switch
+    # (a Union's constrType() is its switch type's).
     for has, get in (("constrType", "aliasType"), ("constrType", "memberType"),
-                     ("constrType", "caseType"), ("switchTypeIsConstr" , "switchType")):
+                     ("constrType", "caseType"), ("constrType", "switchType")):
         if hasattr(node, has) and hasattr(node, get) and getattr(node, has)():
             decl = getattr(node, get)().decl()
             if decl is not None:

@@ -116,6 +116,61 @@ TEST_CASE("parser: valuetypes are parsed", "[idl][parser]") {
   CHECK(at<ValueType>(defs, 5).forward);
 }
 
+TEST_CASE("parser: types declared inside structs, unions and exceptions", "[idl][parser]") {
+  auto c = compile(R"(
+    struct Outer {
+      struct Inner { long a; };
+      enum Color { red, green };
+      exception Problem { string why; };
+      union Pick switch (long) { case 1: Inner in1; };
+      struct Node;
+      struct Node { sequence<Node> kids; };
+      Inner first;
+      struct Point { short x; } corner;
+      Color shade;
+    };
+    union U switch (short) {
+      struct Circle { double r; };
+      case 1: Circle round;
+      enum Unit { mm };
+      default: Unit bare;
+    };
+    exception E { struct Detail { long code; }; Detail about; };
+  )");
+  REQUIRE(c.errors() == 0);
+  const auto& defs = c.specification->root.definitions;
+  auto& outer = at<Struct>(defs, 0);
+  // Declared on their own: definitions, no member; inline: a definition and a member.
+  REQUIRE(outer.definitions.size() == 7);
+  CHECK(at<Struct>(outer.definitions, 0).name == "Inner");
+  CHECK(at<Enum>(outer.definitions, 1).name == "Color");
+  CHECK(at<Exception>(outer.definitions, 2).members.size() == 1);
+  CHECK(at<Union>(outer.definitions, 3).cases.size() == 1);
+  CHECK(at<Struct>(outer.definitions, 4).forward);
+  CHECK(at<Struct>(outer.definitions, 6).name == "Point");
+  REQUIRE(outer.members.size() == 3);
+  CHECK(outer.members[0]->type->resolved == outer.definitions[0].get());
+  CHECK(outer.members[1]->name == "corner");
+  CHECK(outer.members[1]->type->resolved == outer.definitions[6].get());
+  auto& u = at<Union>(defs, 1);
+  REQUIRE(u.definitions.size() == 2);
+  REQUIRE(u.cases.size() == 2);
+  CHECK(u.cases[0].member->type->resolved == u.definitions[0].get());
+  CHECK(u.cases[1].member->type->resolved == u.definitions[1].get());
+  auto& e = at<Exception>(defs, 2);
+  CHECK(at<Struct>(e.definitions, 0).name == "Detail");
+  CHECK(e.members.size() == 1);
+}
+
+TEST_CASE("parser: what may not be declared inside a struct is one clear error", "[idl][parser]") {
+  CHECK(compile("struct S { typedef long T; T t; };").first_error() == "expected a type, found 'typedef'");
+  CHECK(compile("struct S { exception E { long c; } e; };").first_error() ==
+        "expected ';' after exception, found 'e'");
+  CHECK(compile("struct S { interface I {}; long x; };").errors() >= 1);
+  CHECK(compile("union U switch (long) { struct S { long a; } s; case 1: long x; };").first_error() ==
+        "expected ';' after struct, found 's'");
+}
+
 TEST_CASE("parser: one error per syntax mistake, then recovery", "[idl][parser]") {
   auto c = compile(R"(
     struct A { long x long y; };

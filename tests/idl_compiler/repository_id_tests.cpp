@@ -146,3 +146,29 @@ TEST_CASE("repository ids: the shared IDL files", "[idl][repository_id]") {
     }
   }
 }
+
+TEST_CASE("repository ids: types nested in structs, unions and exceptions", "[idl][repository_id]") {
+  // The ids omniidl gives the inline forms (struct Inner {...} member;), which it accepts; the
+  // declaration-only forms get the same.
+  auto c = compile(R"(
+#pragma prefix "acme.com"
+module M {
+  struct Outer {
+    struct Inner { long a; };
+    enum Color { red };
+    exception Problem { long code; };
+    struct Point { short x; } corner;
+    Inner first;
+  };
+  union U switch (short) { struct Circle { double r; }; case 1: Circle round; };
+  exception E { struct Detail { struct Deeper { long d; }; Deeper x; }; Detail about; };
+};
+)");
+  REQUIRE(c.errors() == 0);
+  CHECK(repository_id(c, "::M::Outer::Inner") == "IDL:acme.com/M/Outer/Inner:1.0");
+  CHECK(repository_id(c, "::M::Outer::Color") == "IDL:acme.com/M/Outer/Color:1.0");
+  CHECK(repository_id(c, "::M::Outer::Problem") == "IDL:acme.com/M/Outer/Problem:1.0");
+  CHECK(repository_id(c, "::M::Outer::Point") == "IDL:acme.com/M/Outer/Point:1.0");
+  CHECK(repository_id(c, "::M::U::Circle") == "IDL:acme.com/M/U/Circle:1.0");
+  CHECK(repository_id(c, "::M::E::Detail::Deeper") == "IDL:acme.com/M/E/Detail/Deeper:1.0");
+}

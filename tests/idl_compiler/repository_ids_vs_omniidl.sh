@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every repository id syidl gives (syidl --dump-all) must equal omniidl's for the same
-# declaration, over every corpus file that omniidl accepts (omniidl_accepted.txt).
+# declaration, over every corpus file that omniidl accepts (omniidl_accepted.txt) and over
+# nested_inline.idl beside this script (types declared inside types).
 # Skipped when omniidl or the corpus is not installed.
 # Usage: repository_ids_vs_omniidl.sh SYIDL ACCEPTED_LIST [CORPUS_DIR]
 set -u
@@ -16,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$dir" || exit 1
 compared=0 differing=0 files=0
-for f in $(grep -v '^#' "$list"); do
+for f in $(grep -v '^#' "$list") "$here/nested_inline.idl"; do
   files=$((files + 1))
   omniidl -p"$here" -bomniidl_repoids -I"$dir" -I"$dir/COS" "$f" 2>/dev/null | sort -u >"$tmp/omniidl"
   "$syidl" --dump-all -I"$dir" -I"$dir/COS" "$f" 2>/dev/null |

@@ -75,9 +75,7 @@ struct echo_servant final : Integrity::Echo_skeleton {
   Integrity::Records echo_records(const Integrity::Records& v) override { return count(v); }
   Integrity::NARecords echo_narecords(const Integrity::NARecords& v) override { return count(v); }
   Integrity::Strings echo_strings(const Integrity::Strings& v) override { return count(v); }
-#if SYIDL_HAVE_ANY
   switchyard::any echo_any(const switchyard::any& v) override { return count(v); }
-#endif
   void twist(std::int32_t& a, std::string& s) override {
     ++served;
     a *= 2;

@@ -118,6 +118,16 @@ TEST_CASE("inheritance: bases' operations first, each base once, ids of all", "[
   CHECK(b._is_nil());
 }
 
+TEST_CASE("dispatch functions are named after their operations, and never clash", "[idl_compiler][backend]") {
+  const auto& info = Constructs::Collide_skeleton::_info;
+  CHECK(names_of(info) == std::vector<std::string>{"_get_tally", "_set_tally", "get_tally"});
+  // _dispatch_get_tally, _dispatch_set_tally, _dispatch_get_tally_2: three functions.
+  CHECK(info.operations[0].skeleton != info.operations[1].skeleton);
+  CHECK(info.operations[0].skeleton != info.operations[2].skeleton);
+  CHECK(info.operations[1].skeleton != info.operations[2].skeleton);
+  check_found_only_by_own_name(info);
+}
+
 #ifdef SYIDL_HAVE_COS_NAMING
 TEST_CASE("CosNaming compiles; its tables carry omg.org ids", "[idl_compiler][backend]") {
   const auto& info = CosNaming::NamingContextExt_skeleton::_info;

@@ -1,0 +1,101 @@
+#include "idl_compiler/cxx_stubs.h"
+
+#include "idl_compiler/cxx_emitter.h"
+#include "idl_compiler/cxx_marshal.h"
+#include "idl_compiler/cxx_types.h"
+
+namespace switchyard::idl::cxx {
+
+namespace {
+
+constexpr std::string_view narrow_template = R"(
+${class} ${class}::_narrow(const ::switchyard::object_ref& reference) {
+  if (reference.is_nil()) return {};
+  if (reference.repository_id() == _repository_id || reference.is_a(_repository_id))
+    return ${class}(reference);
+  return {};
+}
+
+)";
+
+constexpr std::string_view operation_template = R"(
+${signature} {
+  ::switchyard::invocation _call(_ref, "${wire_name}", ${index});
+  ${call}
+  ${results}
+}
+
+)";
+
+// The request body: a lambda the invocation calls with its output stream.
+constexpr std::string_view arguments_template = R"(
+[&](::switchyard::cdr::output_stream& _out) {
+  ${writes}
+})";
+
+// Reads a user exception the operation raises, by the repository id the reply names; the
+// invocation turns any other id into UNKNOWN.
+constexpr std::string_view raiser_template = R"(
+[](std::string_view _id, ::switchyard::cdr::input_stream& _in) {
+  ${cases}
+})";
+
+constexpr std::string_view raiser_case_template = R"(
+if (_id == ${exception}::_repository_id) {
+  ${exception} _e;
+  cdr_read(_in, _e);
+  throw _e;
+}
+)";
+
+std::string operation_definition(const std::string& cls, const OperationEntry& e, std::size_t index,
+                                 bool operation_indices) {
+  std::string writes, reads;
+  if (e.attribute != nullptr && e.setter) write_value(writes, *e.attribute->type, "value", "");
+  if (e.operation != nullptr)
+    for (const auto& p : e.operation->parameters) {
+      if (p->direction != ParameterDirection::out) write_value(writes, *p->type, identifier(p->name), "");
+      if (p->direction != ParameterDirection::in) read_value(reads, *p->type, identifier(p->name), "");
+    }
+  const TypeSpec* result = e.result();
+  const std::string arguments = writes.empty() ? "[](::switchyard::cdr::output_stream&) {}"
+                                               : fill(arguments_template, {{"writes", writes}});
+  std::string call, results;
+  if (e.oneway()) {
+    call = "_call.invoke_oneway(" + arguments + ");";
+  } else {
+    std::string raiser = "nullptr";
+    if (!e.raises.empty()) {
+      std::string cases;
+      for (const Exception* x : e.raises) cases += fill(raiser_case_template, {{"exception", qualified(*x)}});
+      raiser = fill(raiser_template, {{"cases", cases}});
+    }
+    const bool reads_reply = result != nullptr || !reads.empty();
+    call = std::string(reads_reply ? "::switchyard::cdr::input_stream& _in = " : "") + "_call.invoke(" + arguments +
+           ", " + raiser + ");";
+    if (result != nullptr) {
+      results = type_name(*result) + " _result{};\n";
+      read_value(results, *result, "_result", "");
+    }
+    results += reads;
+    if (result != nullptr) results += "return _result;\n";
+  }
+  return fill(operation_template,
+              {{"signature", signature(e, cls + "::")},
+               {"wire_name", e.wire_name},
+               {"index", operation_indices ? std::to_string(index) + "u" : "::switchyard::no_operation_index"},
+               {"call", call},
+               {"results", results}});
+}
+
+}  // namespace
+
+std::string stub_definitions(const Interface& interface, const std::vector<OperationEntry>& entries,
+                             bool operation_indices) {
+  const std::string cls = relative_name(interface);
+  std::string out = fill(narrow_template, {{"class", cls}});
+  for (std::size_t k = 0; k < entries.size(); ++k) out += operation_definition(cls, entries[k], k, operation_indices);
+  return out;
+}
+
+}  // namespace switchyard::idl::cxx
