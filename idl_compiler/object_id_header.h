@@ -1,7 +1,9 @@
-// syidl --object-ids: a list of object ids (known at build time) to a C++ header with a gperf
-// perfect-hash lookup over them and a switchyard::object_id_table constant, for an object
-// adapter whose servant demultiplexing is `perfect` (docs/using.md). Includes the standard
-// library and gperf_driver.h only; the generated header includes <switchyard/object_id_table.h>.
+// syidl --object-ids: a list of object ids (known at build time) to a C++ header with two
+// perfect-hash lookups over them, gperf's (NAME) and the perfect-fast hash's (NAME_fast, written by
+// demux/fast_lookup_source.h), each with a switchyard::object_id_table constant (NAME_table,
+// NAME_fast_table) for an object adapter whose servant demultiplexing is `perfect`
+// (docs/using.md). Includes the standard library, gperf_driver.h and demux's generator (standard
+// library only); the generated header includes <switchyard/object_id_table.h>.
 #pragma once
 
 #include <optional>
@@ -22,7 +24,7 @@ std::optional<std::vector<std::string>> read_object_id_list(const std::string& p
 struct ObjectIdHeaderOptions {
   std::string list_path;
   std::string output_path;
-  std::string name;        // the lookup struct; the table is NAME_table
+  std::string name;        // the lookup structs NAME and NAME_fast; the tables NAME_table, NAME_fast_table
   std::string name_space;  // empty, or "a" / "a::b"
   std::string gperf;       // find_gperf() when empty
 };
