@@ -138,6 +138,8 @@ struct virtual_servant_map_of final : virtual_servant_map {
 [[gnu::noinline]] std::unique_ptr<virtual_servant_map> make_virtual_servant_map(demux_strategy s) {
   switch (s) {
     case demux_strategy::linear: return std::make_unique<virtual_servant_map_of<linear_servant_map<value_t>>>();
+    case demux_strategy::binary: return std::make_unique<virtual_servant_map_of<binary_servant_map<value_t>>>();
+    case demux_strategy::perfect_fast: return std::make_unique<virtual_servant_map_of<fast_perfect_servant_map<value_t>>>();
     case demux_strategy::dynamic: return std::make_unique<virtual_servant_map_of<dynamic_servant_map<value_t>>>();
     case demux_strategy::perfect: return std::make_unique<virtual_servant_map_of<perfect_servant_map<value_t>>>();
     case demux_strategy::active: return std::make_unique<virtual_servant_map_of<active_servant_map<value_t>>>();
@@ -161,6 +163,8 @@ struct virtual_operation_table_of final : virtual_operation_table {
     demux_strategy s, std::span<const operation<value_t>> ops) {
   switch (s) {
     case demux_strategy::linear: return std::make_unique<virtual_operation_table_of<linear_operation_table<value_t>>>(ops);
+    case demux_strategy::binary: return std::make_unique<virtual_operation_table_of<binary_operation_table<value_t>>>(ops);
+    case demux_strategy::perfect_fast: return std::make_unique<virtual_operation_table_of<fast_perfect_operation_table<value_t>>>(ops);
     case demux_strategy::dynamic: return std::make_unique<virtual_operation_table_of<dynamic_operation_table<value_t>>>(ops);
     case demux_strategy::perfect: return std::make_unique<virtual_operation_table_of<perfect_operation_table<value_t>>>(ops);
     case demux_strategy::active: return std::make_unique<virtual_operation_table_of<active_operation_table<value_t>>>(ops);
@@ -168,8 +172,7 @@ struct virtual_operation_table_of final : virtual_operation_table {
   return nullptr;
 }
 
-constexpr demux_strategy all_strategies[] = {demux_strategy::linear, demux_strategy::dynamic,
-                                             demux_strategy::perfect, demux_strategy::active};
+constexpr auto all_strategies = all_demux_strategies;
 
 // --- Servant maps ------------------------------------------------------------------------------
 
@@ -231,6 +234,8 @@ void bench_servant_maps(const settings& s, std::vector<result>& out) {
       };
       switch (strategy) {
         case demux_strategy::linear: { linear_servant_map<value_t> m; concrete(m); break; }
+        case demux_strategy::binary: { binary_servant_map<value_t> m; concrete(m); break; }
+        case demux_strategy::perfect_fast: { fast_perfect_servant_map<value_t> m; concrete(m); break; }
         case demux_strategy::dynamic: { dynamic_servant_map<value_t> m; concrete(m); break; }
         case demux_strategy::perfect: { perfect_servant_map<value_t> m; concrete(m); break; }
         case demux_strategy::active: { active_servant_map<value_t> m; concrete(m); break; }
@@ -284,6 +289,8 @@ void bench_operation_tables_of(const settings& s, std::vector<result>& out, std:
     };
     switch (strategy) {
       case demux_strategy::linear: concrete(linear_operation_table<value_t>(ops)); break;
+      case demux_strategy::binary: concrete(binary_operation_table<value_t>(ops)); break;
+      case demux_strategy::perfect_fast: concrete(fast_perfect_operation_table<value_t>(ops)); break;
       case demux_strategy::dynamic: concrete(dynamic_operation_table<value_t>(ops)); break;
       case demux_strategy::perfect: concrete(perfect_operation_table<value_t>(ops)); break;
       case demux_strategy::active: concrete(active_operation_table<value_t>(ops)); break;

@@ -14,8 +14,8 @@ reference_factory::~reference_factory() = default;
 adapter_registry::adapter_registry(reference_factory& references,
                                    demux_strategy servant_demux, demux_strategy operation_demux)
     : references_(references),
-      servant_demux_(servant_demux),
-      operation_demux_(operation_demux),
+      servant_demux_(compiled_servant_demux.resolve(servant_demux)),
+      operation_demux_(compiled_operation_demux.resolve(operation_demux)),
       adapters_(std::make_unique<std::atomic<adapter_impl*>[]>(max_adapters)) {
   add_adapter(nullptr, "RootPOA", adapter_policies{servant_demux, operation_demux});
 }
@@ -65,6 +65,8 @@ bool adapter_registry::object_exists(std::string_view object_key) {
 
 lookup_status adapter_registry::find_servant(std::string_view object_key, std::string_view operation,
                                              dispatch_target& out, const operation_dispatch*& operations) {
+  out.servant_demux = servant_demux_;
+  out.operation_demux = operation_demux_;
   auto parsed = parse_object_key(object_key);
   std::string plain_target;
   if (!parsed) {
@@ -83,7 +85,10 @@ lookup_status adapter_registry::find_servant(std::string_view object_key, std::s
   adapter_impl* adapter = nullptr;
   if (parsed->adapter_index < adapter_count_.load(std::memory_order_acquire))
     adapter = adapters_[parsed->adapter_index].load(std::memory_order_acquire);
-  if (adapter == nullptr || !adapter->find(parsed->servant_part, out.target, operations))
+  if (adapter == nullptr) return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+  out.servant_demux = adapter->servant_demux();
+  out.operation_demux = adapter->operation_demux();
+  if (!adapter->find(parsed->servant_part, out.target, operations))
     return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
   return lookup_status::found;
 }

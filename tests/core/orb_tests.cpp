@@ -10,6 +10,7 @@
 #include <future>
 #include <sstream>
 
+#include "demux/demux_strategy.h"
 #include "orb/core/orb_impl.h"
 #include "switchyard/config.h"
 #include "switchyard/exception.h"
@@ -24,23 +25,15 @@ namespace {
 
 std::shared_ptr<orb> client_orb(std::vector<std::string> args = {}) { return orb_init(std::move(args)); }
 
-const char* strategy_name(demux_strategy s) {
-  switch (s) {
-    case demux_strategy::linear: return "linear";
-    case demux_strategy::dynamic: return "dynamic";
-    case demux_strategy::perfect: return "perfect";
-    case demux_strategy::active: return "active";
-  }
-  return "?";
-}
+std::string strategy_name(demux_strategy s) { return std::string(demux::to_string(s)); }
 
 }  // namespace
 
 TEST_CASE("ttcp_sequence calls arrive intact under every pair of strategies", "[core]") {
-  auto servant_demux = GENERATE(demux_strategy::linear, demux_strategy::dynamic, demux_strategy::perfect,
-                                demux_strategy::active);
-  auto operation_demux = GENERATE(demux_strategy::linear, demux_strategy::dynamic, demux_strategy::perfect,
-                                  demux_strategy::active);
+  auto servant_demux = GENERATE(demux_strategy::linear, demux_strategy::binary, demux_strategy::dynamic,
+                                demux_strategy::perfect, demux_strategy::perfect_fast, demux_strategy::active);
+  auto operation_demux = GENERATE(demux_strategy::linear, demux_strategy::binary, demux_strategy::dynamic,
+                                  demux_strategy::perfect, demux_strategy::perfect_fast, demux_strategy::active);
   serving_orb server({"-ORBServantDemux", strategy_name(servant_demux), "-ORBOperationDemux",
                       strategy_name(operation_demux)});
   std::vector<std::shared_ptr<test::recording_ttcp>> servants;
@@ -423,7 +416,7 @@ TEST_CASE("child adapters: names, their own strategies, and their own objects", 
   CHECK(root.find_child("fast") == &fast);
   CHECK(root.find_child("nothing") == nullptr);
   CHECK(fast.name() == "fast");
-  if (SWITCHYARD_SERVANT_DEMUX == 0) {
+  if (!compiled_servant_demux.is_fixed) {
     CHECK(fast.servant_demux() == demux_strategy::active);
     CHECK(plain.servant_demux() == demux_strategy::dynamic);  // inherited from the ORB
   }
