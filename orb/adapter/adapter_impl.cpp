@@ -62,9 +62,12 @@ const activation* adapter_impl::lookup(std::string_view servant_part) const noex
   if (servant_part.size() < active_key_size) return nullptr;
   const std::string_view id = servant_part.substr(active_key_size);
   activation* const* hinted = servants_.find(servant_part.substr(0, active_key_size));
-  // The whole key must match: an active key's slot may have been reused by another id.
   if (hinted != nullptr && *hinted != nullptr && demux::same_key((*hinted)->object_id, id)) return *hinted;
-  return nullptr;
+  // The hint is stale (the object was deactivated, and perhaps activated again elsewhere) or
+  // forged (it names another object's slot): the id decides, by hashing, as TAO falls back to
+  // its user-id map. Never the hinted object unless its id is the key's.
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : it->second.get();
 }
 
 object_adapter& adapter_impl::create_child(std::string_view name, const adapter_policies& policies) {

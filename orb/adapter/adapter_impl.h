@@ -70,8 +70,8 @@ class adapter_impl {
   // With active demultiplexing the servant part is the map's 8-octet slot-and-generation key (a
   // hint) followed by the object id; otherwise the object id alone.
   bool uses_active_keys() const noexcept;
-  // The activation a servant part names, or nullptr. Active keys: the slot the key names, when
-  // it holds that id. Caller holds mutex_.
+  // The activation a servant part names, or nullptr. Active keys: the hinted slot when it holds
+  // that id, else the id by hash (the hint is stale or forged). Caller holds mutex_.
   const activation* lookup(std::string_view servant_part) const noexcept;
 
   adapter_registry& registry_;
