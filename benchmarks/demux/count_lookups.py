@@ -2,7 +2,7 @@
 """Instructions, data reads and cache lines per lookup for every demux_bench case, warm and cold,
 counted by callgrind (repeatable on a loaded machine, unlike timings).
 
-    count_lookups.py [--build DIR] [--out DIR] [--evict BYTES]
+    count_lookups.py [--build DIR] [--out DIR] [--evict BYTES] [--program demux|adapter]
 
 Runs `demux_bench --count --cold BYTES` under valgrind --tool=callgrind --cache-sim=yes
 --collect-atstart=no --toggle-collect='*measured_*' (counting only inside the functions that
@@ -17,7 +17,10 @@ Per lookup, less the same loop around an empty lookup (`baseline`): Ir (instruct
 reads), and for cold lookups the data cache lines the lookup touched (D1 misses: with every
 level evicted, each line it reads or writes misses once) and of those the ones fetched from
 memory (last-level misses), with the bytes those lines hold. Writes DIR/demux_counts.csv and
-DIR/demux_counts.md. Needs valgrind (Debian's valgrind package, which also provides the header
+DIR/demux_counts.md. --program adapter counts adapter_scale_bench --count instead: the whole
+adapter lookup (registry.find: key to servant and skeleton, lock and all) per servant strategy,
+with active hints valid and stale, at 1..1000 servants (family `adapter`, nothing subtracted; it
+evicts 4 MiB itself). Needs valgrind (Debian's valgrind package, which also provides the header
 demux_bench needs for --count).
 """
 import argparse
@@ -57,11 +60,14 @@ def main():
     parser.add_argument("--build", default="build", help="build directory (default build)")
     parser.add_argument("--out", default="results/demux-counts", help="output directory")
     parser.add_argument("--evict", default="4M", help="bytes read between cold lookups (default 4M)")
+    parser.add_argument("--program", choices=["demux", "adapter"], default="demux",
+                        help="demux_bench (default) or adapter_scale_bench")
     args = parser.parse_args()
 
-    program = os.path.join(args.build, "benchmarks", "demux", "demux_bench")
+    name = "demux_bench" if args.program == "demux" else "adapter_scale_bench"
+    program = os.path.join(args.build, "benchmarks", "demux", name)
     if not os.access(program, os.X_OK):
-        fail(f"{program} is missing (meson compile -C {args.build} demux_bench)")
+        fail(f"{program} is missing (meson compile -C {args.build} {name})")
     if shutil.which("valgrind") is None:
         fail("valgrind is not installed")
     os.makedirs(args.out, exist_ok=True)
@@ -72,11 +78,13 @@ def main():
                "--toggle-collect=*measured_*",
                "--D1=32768,8,64", "--LL=2097152,16,64",
                f"--callgrind-out-file={os.path.join(dumps, 'demux.out')}",
-               program, "--count", "--cold", args.evict, "--out", args.out]
+               program, "--count", "--out", args.out]
+    if args.program == "demux":
+        command += ["--cold", args.evict]
     print("count_lookups.py: " + " ".join(command), file=sys.stderr)
     run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if run.returncode != 0:
-        fail(f"demux_bench --count failed:\n{run.stderr[-2000:]}")
+        fail(f"{name} --count failed:\n{run.stderr[-2000:]}")
 
     # name: cache|family|strategy|dispatch|keys|lookups
     cases = OrderedDict()
@@ -93,7 +101,7 @@ def main():
         per = {e: v / int(lookups) for e, v in totals.items()}
         cases[(cache, family, strategy, dispatch, int(keys))] = per
     if not cases:
-        fail("no counts in the dumps (was demux_bench built with <valgrind/callgrind.h>?)")
+        fail(f"no counts in the dumps (was {name} built with <valgrind/callgrind.h>?)")
 
     def value(per, event):
         return per.get(event, 0.0)
@@ -114,26 +122,30 @@ def main():
             ("lines_from_memory", round(memory, 2) if cache == "cold" else ""),
             ("bytes_in_lines", round(64 * lines) if cache == "cold" else ""),
         ]))
-    with open(os.path.join(args.out, "demux_counts.csv"), "w", newline="") as f:
+    stem = "demux_counts" if args.program == "demux" else "adapter_counts"
+    with open(os.path.join(args.out, stem + ".csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         writer.writeheader()
         writer.writerows(rows)
 
     sizes = sorted({r["keys"] for r in rows})
-    with open(os.path.join(args.out, "demux_counts.md"), "w") as md:
+    with open(os.path.join(args.out, stem + ".md"), "w") as md:
+        evicted = args.evict if args.program == "demux" else "4M"
         md.write("# demux lookups counted by callgrind\n\n"
-                 f"Per lookup, less the benchmark's loop; cold = after reading {args.evict} bytes "
+                 f"Per lookup, less the benchmark's loop (demux_bench); cold = after reading {evicted} bytes "
                  "(every cache level evicted). Cells: instructions / data cache lines touched "
                  "(cold only).\n")
-        for family in ("servant", "operation"):
+        for family in ("servant", "operation", "adapter"):
             for cache in ("warm", "cold"):
-                md.write(f"\n## {family}, {cache}\n\n| strategy | dispatch |"
-                         + "".join(f" {n} |" for n in sizes) + "\n| --- | --- |"
-                         + " ---: |" * len(sizes) + "\n")
                 keys = OrderedDict()
                 for r in rows:
                     if r["family"] == family and r["cache"] == cache:
                         keys[(r["strategy"], r["dispatch"])] = True
+                if not keys:
+                    continue
+                md.write(f"\n## {family}, {cache}\n\n| strategy | dispatch |"
+                         + "".join(f" {n} |" for n in sizes) + "\n| --- | --- |"
+                         + " ---: |" * len(sizes) + "\n")
                 for strategy, dispatch in keys:
                     cells = []
                     for n in sizes:
@@ -146,8 +158,7 @@ def main():
                         else:
                             cells.append(f"{match[0]['instructions']:.0f}")
                     md.write(f"| {strategy} | {dispatch} | " + " | ".join(cells) + " |\n")
-    print(f"count_lookups.py: wrote {os.path.join(args.out, 'demux_counts.csv')} and demux_counts.md",
-          file=sys.stderr)
+    print(f"count_lookups.py: wrote {os.path.join(args.out, stem + '.csv')} and {stem}.md", file=sys.stderr)
 
 
 if __name__ == "__main__":
