@@ -101,9 +101,13 @@ class operation_table {
     throw std::invalid_argument("operation_table: not a demux_strategy");
   }
 
+  // The alternative strategy_ names: it always holds (both are set together), so the variant's
+  // own index is never read.
   template <demux_strategy S>
   const table<S>& get() const noexcept {
-    return *std::get_if<table<S>>(&tables_);
+    auto* t = std::get_if<table<S>>(&tables_);
+    if (t == nullptr) __builtin_unreachable();
+    return *t;
   }
 
   // As servant_map::visit: a switch, so that a strategy missing here does not compile.

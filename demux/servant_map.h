@@ -96,9 +96,13 @@ class servant_map {
     throw std::invalid_argument("servant_map: not a demux_strategy");
   }
 
+  // The alternative strategy_ names: it always holds (both are set together), so the variant's
+  // own index is never read.
   template <demux_strategy S>
   map<S>& get() noexcept {
-    return *std::get_if<map<S>>(&maps_);
+    auto* m = std::get_if<map<S>>(&maps_);
+    if (m == nullptr) __builtin_unreachable();
+    return *m;
   }
 
   // A switch over the strategy rather than std::visit: no valueless check, no exception path,
