@@ -138,7 +138,7 @@ std::string fast_lookup_struct(const std::string& name, std::span<const std::str
       << "  // The key's position in the list, or -1: the perfect-fast hash (Switchyard's\n"
       << "  // demux/fast_perfect_hash.h) with these constants, one slot, one compare.\n"
       << "  static int index_of(const char* key, std::size_t length) noexcept {\n"
-      << "    static_assert(std::endian::native == std::endian::little,\n"
+      << "    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,\n"
       << "                  \"generated on a little-endian host, for little-endian targets\");\n"
       << "    const std::uint64_t h = hash(key, length);\n"
       << "    const slot_entry& e = slots[(h + displacements[h >> " << unsigned{f.bucket_shift} << " & "

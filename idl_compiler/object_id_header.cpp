@@ -168,7 +168,7 @@ std::optional<std::string> object_id_header_text(const ObjectIdHeaderOptions& op
       << options.name << "_table) and by\n// the perfect-fast hash (" << options.name << "_fast, "
       << options.name << "_fast_table). A table goes to adapter_policies::object_ids\n"
       << "// or object_adapter::use_object_ids (docs/using.md).\n"
-      << "#pragma once\n\n#include <bit>\n#include <cstddef>\n#include <cstdint>\n#include <cstring>\n"
+      << "#pragma once\n\n#include <cstddef>\n#include <cstdint>\n#include <cstring>\n"
       << "#include <string_view>\n\n"
       << "#include <switchyard/object_id_table.h>\n\n";
   if (!options.name_space.empty()) out << "namespace " << options.name_space << " {\n\n";
