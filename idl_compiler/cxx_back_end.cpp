@@ -11,6 +11,7 @@
 #include "idl_compiler/cxx_marshal.h"
 #include "idl_compiler/cxx_typecode.h"
 #include "idl_compiler/cxx_types.h"
+#include "idl_compiler/fast_lookup_driver.h"
 #include "idl_compiler/gperf_driver.h"
 
 namespace switchyard::idl {
@@ -142,6 +143,7 @@ class Generator {
   std::string gperf_;
   bool failed_ = false;
   bool emit_perfect_ = true;
+  bool fast_perfect_ = false;  // -H perfect-fast: the perfect-fast hash instead of gperf's
   bool emit_indices_ = true;
   Deferral* deferral_ = nullptr;    // set directly inside an interface
   std::string definition_prefix_;  // "I::" for the next deferred definition's opening line
@@ -760,13 +762,15 @@ void Generator::source_interface(const Interface& i) {
     for (std::size_t p; (p = flat.find("::")) != std::string::npos;) flat.replace(p, 2, "_");
     lookup_name = flat + "_operation_lookup";
     std::string error;
-    auto code = make_gperf_lookup(gperf_, lookup_name, keys, error);
+    auto code = fast_perfect_ ? make_fast_lookup(lookup_name, keys, error)
+                              : make_gperf_lookup(gperf_, lookup_name, keys, error);
     if (!code) {
       diagnostics_.error(i.location, error);
       failed_ = true;
       return;
     }
-    cpp_ += "// gperf's perfect hash over the operation names of " + i.scoped_name() + ".\nnamespace {\n" + *code +
+    cpp_ += std::string(fast_perfect_ ? "// The perfect-fast hash" : "// gperf's perfect hash") +
+            " over the operation names of " + i.scoped_name() + ".\nnamespace {\n" + *code +
             "}  // namespace\n\n";
   }
   std::string text = open_ns(ns);
@@ -840,15 +844,16 @@ void Generator::source_type_codes(const DeclarationList& list) {
 
 bool Generator::run() {
   const std::string& tables = options_.operation_tables;
-  emit_perfect_ = tables.empty() || tables == "all" || tables == "perfect";
+  fast_perfect_ = tables == "perfect-fast";
+  emit_perfect_ = tables.empty() || tables == "all" || tables == "perfect" || fast_perfect_;
   emit_indices_ = tables.empty() || tables == "all" || tables == "active";
   check_declarations(spec_.root.definitions);
   if (failed_) return false;
-  if (emit_perfect_) {
+  if (emit_perfect_ && !fast_perfect_) {
     gperf_ = find_gperf();
     if (gperf_.empty()) {
-      diagnostics_.error({}, "gperf not found (set SYIDL_GPERF or install GNU gperf); -H linear, dynamic or "
-                             "active generate no perfect hash and do not need it");
+      diagnostics_.error({}, "gperf not found (set SYIDL_GPERF or install GNU gperf); -H linear, dynamic, "
+                             "active or perfect-fast do not need it");
       return false;
     }
   }
