@@ -53,7 +53,8 @@ bool adapter_impl::uses_active_keys() const noexcept {
     return servant_demux_ == demux_strategy::active;
 }
 
-const activation* adapter_impl::lookup(std::string_view servant_part) const noexcept {
+// Inlined into find (the request path) and deactivate_key, its only callers.
+[[gnu::always_inline]] inline const activation* adapter_impl::lookup(std::string_view servant_part) const noexcept {
   if (!uses_active_keys()) {
     activation* const* found = servants_.find(servant_part);
     return found == nullptr ? nullptr : *found;

@@ -65,27 +65,30 @@ bool adapter_registry::object_exists(std::string_view object_key) {
 
 lookup_status adapter_registry::find_servant(std::string_view object_key, std::string_view operation,
                                              dispatch_target& out, const operation_dispatch*& operations) {
-  out.servant_demux = servant_demux_;
-  out.operation_demux = operation_demux_;
+  // No adapter served: the ORB's strategies label the probes.
+  auto nobody = [&] {
+    out.servant_demux = servant_demux_;
+    out.operation_demux = operation_demux_;
+    return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+  };
   auto parsed = parse_object_key(object_key);
   std::string plain_target;
   if (!parsed) {
     // Not one of our keys: perhaps a plain name bound for corbaloc.
     std::shared_lock lock(mutex_);
     auto it = plain_keys_.find(object_key);
-    if (it == plain_keys_.end())
-      return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+    if (it == plain_keys_.end()) return nobody();
     plain_target = it->second;
     lock.unlock();
     parsed = parse_object_key(plain_target);
-    if (!parsed) return lookup_status::no_object;
+    if (!parsed) return nobody();
   }
 
   // Adapters are never removed and their table never moves: no lock.
   adapter_impl* adapter = nullptr;
   if (parsed->adapter_index < adapter_count_.load(std::memory_order_acquire))
     adapter = adapters_[parsed->adapter_index].load(std::memory_order_acquire);
-  if (adapter == nullptr) return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+  if (adapter == nullptr) return nobody();
   out.servant_demux = adapter->servant_demux();
   out.operation_demux = adapter->operation_demux();
   if (!adapter->find(parsed->servant_part, out.target, operations))
