@@ -9,16 +9,21 @@ namespace switchyard::demux {
 std::string_view to_string(demux_strategy strategy) noexcept {
   switch (strategy) {
     case demux_strategy::linear: return "linear";
+    case demux_strategy::binary: return "binary";
     case demux_strategy::dynamic: return "dynamic";
     case demux_strategy::perfect: return "perfect";
+    case demux_strategy::perfect_fast: return "perfect-fast";
     case demux_strategy::active: return "active";
   }
   return "invalid";
 }
 
+std::string_view demux_strategy_names() noexcept {
+  return "linear, binary, dynamic, perfect, perfect-fast or active";
+}
+
 std::optional<demux_strategy> try_parse_demux_strategy(std::string_view name) noexcept {
-  for (auto s : {demux_strategy::linear, demux_strategy::dynamic, demux_strategy::perfect,
-                 demux_strategy::active}) {
+  for (auto s : all_demux_strategies) {
     if (name == to_string(s)) return s;
   }
   return std::nullopt;
@@ -40,8 +45,8 @@ demux_strategy parse_demux_strategy(std::string_view name) {
   }
   if (name.size() > 64) shown += "...";
   throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_option, CompletionStatus::no,
-                        "unknown demultiplexing strategy '" + shown +
-                            "' (expected linear, dynamic, perfect or active)");
+                        "unknown demultiplexing strategy '" + shown + "' (expected " +
+                            std::string(demux_strategy_names()) + ")");
 }
 
 }  // namespace switchyard::demux

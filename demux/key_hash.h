@@ -25,6 +25,22 @@ inline std::uint64_t load32(const char* p) noexcept {
   std::memcpy(&v, p, 4);
   return v;
 }
+// The first n < 8 bytes of p as a host-order 64-bit load of them zero-padded to 8 (what
+// load64 would give if the bytes after the key were zeros), without reading past p + n: two
+// overlapping 4-byte loads, or three byte loads for n < 4.
+inline std::uint64_t load_short(const char* p, std::size_t n) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (n >= 4) return load32(p) | (load32(p + n - 4) << (8 * (n - 4)));
+    if (n == 0) return 0;
+    const auto* u = reinterpret_cast<const unsigned char*>(p);
+    return std::uint64_t{u[0]} | (std::uint64_t{u[n >> 1]} << (8 * (n >> 1))) |
+           (std::uint64_t{u[n - 1]} << (8 * (n - 1)));
+  } else {
+    char padded[8] = {};
+    std::memcpy(padded, p, n);
+    return load64(padded);
+  }
+}
 // 64x64 -> 128-bit multiply folded to 64 bits (wyhash's mixer): one multiplication, full avalanche
 // when both inputs are varied.
 inline std::uint64_t mum(std::uint64_t a, std::uint64_t b) noexcept {
@@ -35,19 +51,24 @@ inline constexpr std::uint64_t k0 = 0xa0761d6478bd642full;
 inline constexpr std::uint64_t k1 = 0xe7037ed1a0b428dbull;
 }  // namespace detail
 
-// Length first, then the bytes. Keys up to 16 bytes (most object keys and operation names) are
-// compared with two overlapping loads instead of a call to memcmp; never a read past either key.
-// Always inlined: in a linear scan a call per entry doubled the scan's cost in the LTO build
-// (docs/experiments.md, "Demultiplexing"), where gcc chose to keep it out of line.
+// Length first, then the bytes. Keys up to 32 bytes (most object keys and operation names:
+// sendStructSeq_2way is 18) are compared with overlapping 8-byte loads instead of a call to
+// memcmp; never a read past either key. Always inlined: in a linear scan a call per entry doubled
+// the scan's cost in the LTO build (docs/experiments.md, "Demultiplexing"), where gcc chose to
+// keep it out of line.
 [[gnu::always_inline]] inline bool same_key(key_view a, key_view b) noexcept {
   const std::size_t n = a.size();
   if (n != b.size()) return false;
   const char* p = a.data();
   const char* q = b.data();
   if (n >= 8) {
-    if (n > 16) return std::memcmp(p, q, n) == 0;
-    return detail::load64(p) == detail::load64(q) &&
-           detail::load64(p + n - 8) == detail::load64(q + n - 8);
+    using detail::load64;
+    if (n > 16) {
+      if (n > 32) return std::memcmp(p, q, n) == 0;
+      return load64(p) == load64(q) && load64(p + 8) == load64(q + 8) &&
+             load64(p + n - 16) == load64(q + n - 16) && load64(p + n - 8) == load64(q + n - 8);
+    }
+    return load64(p) == load64(q) && load64(p + n - 8) == load64(q + n - 8);
   }
   if (n >= 4) {
     return detail::load32(p) == detail::load32(q) &&

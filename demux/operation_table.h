@@ -1,6 +1,7 @@
 // Operation tables: operation name -> Value, built once per interface from its operations in IDL
-// order, immutable afterwards. Four strategies (each usable directly), a front that picks one at
-// run time, and the mapping from SWITCHYARD_OPERATION_DEMUX codes to types. Every table has:
+// order, immutable afterwards. One type per strategy (each usable directly), a front that picks
+// one at run time, and the type for a demux_choice (what the meson option operation_demux
+// compiles in). Every table satisfies operation_table_interface (demux_interfaces.h):
 //
 //   explicit T(std::span<const operation<Value>> ops);      // duplicates: std::invalid_argument
 //   const Value* find(key_view name) const noexcept;          // by name
@@ -16,16 +17,34 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <type_traits>
 #include <variant>
 
 #include "demux/active_operation_table.h"
+#include "demux/binary_operation_table.h"
+#include "demux/demux_interfaces.h"
 #include "demux/demux_strategy.h"
 #include "demux/dynamic_operation_table.h"
+#include "demux/fast_perfect_operation_table.h"
 #include "demux/linear_operation_table.h"
 #include "demux/operation_list.h"
 #include "demux/perfect_operation_table.h"
 
 namespace switchyard::demux {
+
+// Strategy -> its table type. `perfect` takes the gperf lookup generated for the interface as
+// Lookup (no_generated_lookup: the lookup given at run time as a function, or a run-time hash).
+template <demux_strategy Strategy, class Value, class Lookup> struct operation_table_strategy;
+template <class V, class L> struct operation_table_strategy<demux_strategy::linear, V, L> { using type = linear_operation_table<V>; };
+template <class V, class L> struct operation_table_strategy<demux_strategy::binary, V, L> { using type = binary_operation_table<V>; };
+template <class V, class L> struct operation_table_strategy<demux_strategy::dynamic, V, L> { using type = dynamic_operation_table<V>; };
+template <class V, class L> struct operation_table_strategy<demux_strategy::perfect, V, L> { using type = perfect_operation_table<V, L>; };
+template <class V, class L> struct operation_table_strategy<demux_strategy::perfect_fast, V, L> { using type = fast_perfect_operation_table<V>; };
+template <class V, class L> struct operation_table_strategy<demux_strategy::active, V, L> { using type = active_operation_table<V>; };
+
+template <demux_strategy Strategy, class Value, class Lookup = no_generated_lookup>
+using operation_table_of = typename operation_table_strategy<Strategy, Value, Lookup>::type;
 
 // The strategy chosen at run time (-ORBOperationDemux). `generated` (a gperf lookup the IDL
 // compiler emitted for this list) serves the perfect strategy; without it a perfect hash is built.
@@ -36,13 +55,13 @@ class operation_table {
 
   operation_table(demux_strategy strategy, std::span<const operation<Value>> ops,
                   index_function generated = nullptr)
-      : tables_(make(strategy, ops, generated)) {}
+      : strategy_(strategy), tables_(make(strategy, ops, generated)) {}
   operation_table(demux_strategy strategy, std::initializer_list<operation<Value>> ops,
                   index_function generated = nullptr)
       : operation_table(strategy, std::span<const operation<Value>>(ops.begin(), ops.size()),
                         generated) {}
 
-  demux_strategy strategy() const noexcept { return static_cast<demux_strategy>(tables_.index()); }
+  demux_strategy strategy() const noexcept { return strategy_; }
 
   const Value* find(key_view name) const noexcept {
     return visit([&](const auto& t) noexcept { return t.find(name); });
@@ -61,51 +80,66 @@ class operation_table {
   }
 
  private:
-  using variant = std::variant<linear_operation_table<Value>, dynamic_operation_table<Value>,
-                               perfect_operation_table<Value>, active_operation_table<Value>>;
+  template <demux_strategy S>
+  using table = operation_table_of<S, Value>;
+  using variant = std::variant<table<demux_strategy::linear>, table<demux_strategy::binary>,
+                               table<demux_strategy::dynamic>, table<demux_strategy::perfect>,
+                               table<demux_strategy::perfect_fast>, table<demux_strategy::active>>;
+  static_assert(std::variant_size_v<variant> == all_demux_strategies.size(), "one alternative per strategy");
 
-  static variant make(demux_strategy strategy, std::span<const operation<Value>> ops,
-                      index_function generated) {
+  static variant make(demux_strategy strategy, std::span<const operation<Value>> ops, index_function generated) {
     switch (strategy) {
-      case demux_strategy::linear: return variant(std::in_place_index<0>, ops);
-      case demux_strategy::dynamic: return variant(std::in_place_index<1>, ops);
-      case demux_strategy::perfect: return variant(std::in_place_index<2>, ops, generated);
-      case demux_strategy::active: return variant(std::in_place_index<3>, ops);
+      case demux_strategy::linear: return variant(std::in_place_type<table<demux_strategy::linear>>, ops);
+      case demux_strategy::binary: return variant(std::in_place_type<table<demux_strategy::binary>>, ops);
+      case demux_strategy::dynamic: return variant(std::in_place_type<table<demux_strategy::dynamic>>, ops);
+      case demux_strategy::perfect:
+        return variant(std::in_place_type<table<demux_strategy::perfect>>, ops, generated);
+      case demux_strategy::perfect_fast:
+        return variant(std::in_place_type<table<demux_strategy::perfect_fast>>, ops);
+      case demux_strategy::active: return variant(std::in_place_type<table<demux_strategy::active>>, ops);
     }
-    return variant(std::in_place_index<1>, ops);
+    throw std::invalid_argument("operation_table: not a demux_strategy");
   }
 
+  // The alternative strategy_ names: it always holds (both are set together), so the variant's
+  // own index is never read.
+  template <demux_strategy S>
+  const table<S>& get() const noexcept {
+    auto* t = std::get_if<table<S>>(&tables_);
+    if (t == nullptr) __builtin_unreachable();
+    return *t;
+  }
+
+  // As servant_map::visit: a switch, so that a strategy missing here does not compile.
   template <class F>
   decltype(auto) visit(F&& f) const {
-    switch (tables_.index()) {
-      case 0: return f(*std::get_if<0>(&tables_));
-      case 1: return f(*std::get_if<1>(&tables_));
-      case 2: return f(*std::get_if<2>(&tables_));
-      default: return f(*std::get_if<3>(&tables_));
+    switch (strategy_) {
+      case demux_strategy::linear: return f(get<demux_strategy::linear>());
+      case demux_strategy::binary: return f(get<demux_strategy::binary>());
+      case demux_strategy::dynamic: return f(get<demux_strategy::dynamic>());
+      case demux_strategy::perfect: return f(get<demux_strategy::perfect>());
+      case demux_strategy::perfect_fast: return f(get<demux_strategy::perfect_fast>());
+      case demux_strategy::active: return f(get<demux_strategy::active>());
     }
+    __builtin_unreachable();  // strategy_ is always one of them (set with tables_)
   }
 
+  demux_strategy strategy_;
   variant tables_;
 };
 
-// SWITCHYARD_OPERATION_DEMUX code -> type: 0 the run-time front, 1 linear, 2 dynamic, 3 perfect
-// (Lookup: the gperf lookup generated for the interface, or no_generated_lookup), 4 active.
-template <int Code, class Value, class Lookup = no_generated_lookup> struct operation_table_selector;
-template <class V, class L> struct operation_table_selector<demux_code_runtime, V, L> { using type = operation_table<V>; };
-template <class V, class L> struct operation_table_selector<demux_code_linear, V, L> { using type = linear_operation_table<V>; };
-template <class V, class L> struct operation_table_selector<demux_code_dynamic, V, L> { using type = dynamic_operation_table<V>; };
-template <class V, class L> struct operation_table_selector<demux_code_perfect, V, L> { using type = perfect_operation_table<V, L>; };
-template <class V, class L> struct operation_table_selector<demux_code_active, V, L> { using type = active_operation_table<V>; };
+// The table type for a compile-time choice: the run-time front, or the one strategy's type
+// (Lookup: the gperf lookup generated for the interface, used by `perfect`).
+template <demux_choice Choice, class Value, class Lookup = no_generated_lookup>
+using operation_table_for = std::conditional_t<Choice.is_fixed, operation_table_of<Choice.strategy, Value, Lookup>,
+                                               operation_table<Value>>;
 
-template <int Code, class Value, class Lookup = no_generated_lookup>
-using operation_table_for = typename operation_table_selector<Code, Value, Lookup>::type;
-
-// Makes the table for Code. The front takes `strategy` and `Lookup::index_of` as its generated
+// Makes the table for Choice. The front takes `strategy` and `Lookup::index_of` as its generated
 // lookup; a fixed type ignores `strategy`.
-template <int Code, class Value, class Lookup = no_generated_lookup>
-operation_table_for<Code, Value, Lookup> make_operation_table(demux_strategy strategy,
-                                                              std::span<const operation<Value>> ops) {
-  if constexpr (Code == demux_code_runtime) {
+template <demux_choice Choice, class Value, class Lookup = no_generated_lookup>
+operation_table_for<Choice, Value, Lookup> make_operation_table(demux_strategy strategy,
+                                                                std::span<const operation<Value>> ops) {
+  if constexpr (!Choice.is_fixed) {
     if constexpr (std::is_same_v<Lookup, no_generated_lookup>) {
       return operation_table<Value>(strategy, ops);
     } else {
@@ -113,8 +147,16 @@ operation_table_for<Code, Value, Lookup> make_operation_table(demux_strategy str
     }
   } else {
     (void)strategy;
-    return operation_table_for<Code, Value, Lookup>(ops);
+    return operation_table_for<Choice, Value, Lookup>(ops);
   }
 }
+
+static_assert(operation_table_interface<operation_table<int>>);
+static_assert(operation_table_interface<linear_operation_table<int>>);
+static_assert(operation_table_interface<binary_operation_table<int>>);
+static_assert(operation_table_interface<dynamic_operation_table<int>>);
+static_assert(operation_table_interface<perfect_operation_table<int>>);
+static_assert(operation_table_interface<fast_perfect_operation_table<int>>);
+static_assert(operation_table_interface<active_operation_table<int>>);
 
 }  // namespace switchyard::demux

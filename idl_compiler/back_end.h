@@ -12,7 +12,7 @@ namespace switchyard::idl {
 
 struct BackEndOptions {
   std::string output_dir;        // -o
-  std::string operation_tables;  // -H: linear, dynamic, perfect, active or all
+  std::string operation_tables;  // -H: linear, dynamic, perfect, perfect-fast, active or all
   std::string main_file;         // as named on the command line
 };
 

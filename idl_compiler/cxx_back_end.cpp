@@ -53,7 +53,8 @@ class Generator {
   Generator(const Specification& specification, const BackEndOptions& options, Diagnostics& diagnostics)
       : specification_(specification), options_(options), diagnostics_(diagnostics) {
     const std::string& tables = options.operation_tables;
-    tables_.perfect_hash = tables.empty() || tables == "all" || tables == "perfect";
+    tables_.fast_perfect_hash = tables == "perfect-fast";
+    tables_.perfect_hash = tables.empty() || tables == "all" || tables == "perfect" || tables_.fast_perfect_hash;
     operation_indices_ = tables.empty() || tables == "all" || tables == "active";
   }
 
@@ -193,11 +194,11 @@ void Generator::type_codes(const DeclarationList& list) {
 bool Generator::run() {
   check(specification_.root.definitions);
   if (failed_) return false;
-  if (tables_.perfect_hash) {
+  if (tables_.perfect_hash && !tables_.fast_perfect_hash) {
     tables_.gperf = find_gperf();
     if (tables_.gperf.empty()) {
-      diagnostics_.error({}, "gperf not found (set SYIDL_GPERF or install GNU gperf); -H linear, dynamic or "
-                             "active generate no perfect hash and do not need it");
+      diagnostics_.error({}, "gperf not found (set SYIDL_GPERF or install GNU gperf); -H linear, dynamic, "
+                             "active or perfect-fast do not need it");
       return false;
     }
   }

@@ -2,6 +2,7 @@
 
 #include "idl_compiler/cxx_emitter.h"
 #include "idl_compiler/cxx_types.h"
+#include "idl_compiler/fast_lookup_driver.h"
 #include "idl_compiler/gperf_driver.h"
 
 namespace switchyard::idl::cxx {
@@ -9,7 +10,7 @@ namespace switchyard::idl::cxx {
 namespace {
 
 constexpr std::string_view perfect_hash_template = R"(
-// gperf's perfect hash over the operation names of ${interface}.
+// ${hash} over the operation names of ${interface}.
 namespace {
 ${lookup_class}}  // namespace
 
@@ -55,9 +56,13 @@ std::optional<OperationTables> operation_tables(const Interface& interface, cons
     std::vector<std::string> names;
     for (const OperationEntry& e : entries) names.push_back(e.wire_name);
     const std::string lookup_class = lookup_class_name(interface);
-    const auto code = make_gperf_lookup(options.gperf, lookup_class, names, error);
+    const auto code = options.fast_perfect_hash ? make_fast_lookup(lookup_class, names, error)
+                                                : make_gperf_lookup(options.gperf, lookup_class, names, error);
     if (!code) return std::nullopt;
-    out.lookups = fill(perfect_hash_template, {{"interface", interface.scoped_name()}, {"lookup_class", *code}});
+    out.lookups = fill(perfect_hash_template,
+                       {{"hash", options.fast_perfect_hash ? "The perfect-fast hash" : "gperf's perfect hash"},
+                        {"interface", interface.scoped_name()},
+                        {"lookup_class", *code}});
     perfect_lookup = fill(perfect_lookup_template, {{"skeleton", skeleton}, {"lookup_class", lookup_class}});
   }
   std::string operations;

@@ -18,8 +18,9 @@
 namespace switchyard::idl::cxx {
 
 struct OperationTableOptions {
-  bool perfect_hash = true;  // -H all or perfect
-  std::string gperf;         // the gperf to run, when perfect_hash
+  bool perfect_hash = true;        // -H all, perfect or perfect-fast
+  bool fast_perfect_hash = false;  // -H perfect-fast: the perfect-fast hash instead of gperf's
+  std::string gperf;               // the gperf to run, when perfect_hash and not fast_perfect_hash
 };
 
 // The interface's tables. `lookups` is code for namespace scope outside every namespace (the

@@ -23,12 +23,14 @@ constexpr const char* usage_text =
     "  -U name         undefine a macro given earlier with -D (or __SYIDL__, __OMNIIDL__)\n"
     "  -o outdir       generate code into outdir (runs the back ends; without -o syidl only\n"
     "                  checks the IDL, like omniidl without -b)\n"
-    "  -H strategy     operation tables to generate: linear, dynamic, perfect, active or all\n"
-    "                  (default all)\n"
+    "  -H strategy     operation tables to generate: linear, dynamic, perfect, perfect-fast,\n"
+    "                  active or all (default all; perfect-fast: the perfect lookup by the\n"
+    "                  perfect-fast hash instead of gperf)\n"
     "  --dump          print the checked main-file declarations with their repository ids\n"
     "  --object-ids LIST --name NAME [--namespace NS] -o FILE.h\n"
     "                  instead of IDL: a list of object ids (one a line) to a header with a\n"
-    "                  gperf lookup NAME and the switchyard::object_id_table NAME_table\n"
+    "                  gperf lookup NAME and the switchyard::object_id_table NAME_table, and\n"
+    "                  the perfect-fast lookup NAME_fast with NAME_fast_table\n"
     "                  (NAME defaults to FILE's base name)\n"
     "  --dump-all      the same, with the declarations of #include'd files\n"
     "  --help          show this text\n"
@@ -151,10 +153,10 @@ int main(int argc, char** argv) {
     } else if (arg.rfind("-H", 0) == 0) {
       std::string strategy;
       if (!value(strategy)) return usage_error("-H needs a strategy");
-      if (strategy != "linear" && strategy != "dynamic" && strategy != "perfect" &&
+      if (strategy != "linear" && strategy != "dynamic" && strategy != "perfect" && strategy != "perfect-fast" &&
           strategy != "active" && strategy != "all")
         return usage_error("unknown -H strategy '" + strategy +
-                           "' (expected linear, dynamic, perfect, active or all)");
+                           "' (expected linear, dynamic, perfect, perfect-fast, active or all)");
       back_end_options.operation_tables = strategy;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return usage_error("unknown option '" + arg + "'");

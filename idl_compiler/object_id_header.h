@@ -1,7 +1,9 @@
-// syidl --object-ids: a list of object ids (known at build time) to a C++ header with a gperf
-// perfect-hash lookup over them and a switchyard::object_id_table constant, for an object
-// adapter whose servant demultiplexing is `perfect` (docs/using.md). Includes the standard
-// library, cxx_emitter.h and gperf_driver.h only; the generated header includes <switchyard/object_id_table.h>.
+// syidl --object-ids: a list of object ids (known at build time) to a C++ header with two
+// perfect-hash lookups over them, gperf's (NAME) and the perfect-fast hash's (NAME_fast, written by
+// demux/fast_lookup_source.h), each with a switchyard::object_id_table constant (NAME_table,
+// NAME_fast_table) for an object adapter whose servant demultiplexing is `perfect`
+// (docs/using.md). Includes the standard library, cxx_emitter.h, gperf_driver.h and demux's
+// generator (standard library only); the generated header includes <switchyard/object_id_table.h>.
 #pragma once
 
 #include <optional>

@@ -20,7 +20,15 @@ try:
 except Exception:  # noqa: BLE001 - any import failure means no plots
     plt = None
 
-STRATEGIES = ["linear", "dynamic", "perfect", "active"]
+# The strategies in the order tables and legends list them, and one colour each in every plot
+# (a strategy keeps its colour whichever others a run measured).
+STRATEGIES = ["linear", "binary", "dynamic", "perfect", "perfect-fast", "active"]
+STRATEGY_COLOURS = {"linear": "tab:red", "binary": "tab:orange", "dynamic": "tab:purple",
+                    "perfect": "tab:blue", "perfect-fast": "tab:cyan", "active": "tab:green"}
+
+
+def strategy_rank(name):
+    return STRATEGIES.index(name) if name in STRATEGIES else len(STRATEGIES)
 INVOCATIONS = ["request-train", "round-robin", "random", "worst-case"]
 
 
@@ -61,6 +69,7 @@ def demux_section(out_dir, rows, white, pngs):
         p = (r["servant_demux"], r["operation_demux"])
         if p not in pairs:
             pairs.append(p)
+    pairs.sort(key=lambda p: (strategy_rank(p[0]), strategy_rank(p[1])))
     servants = sorted({int(r["servants"]) for r in rows})
     operations = sorted({int(r["operations"]) for r in rows})
     invocations = [i for i in INVOCATIONS if any(r["invocation"] == i for r in rows)]
@@ -134,7 +143,10 @@ def demux_section(out_dir, rows, white, pngs):
                                 xs.append(n)
                                 ys.append(num(r[metric]))
                         if xs:
-                            ax.plot(xs, ys, marker="o", label=f"{p[0]}/{p[1]}" if p[0] != p[1] else p[0])
+                            # Paired strategies take the strategy's colour; mixed pairs the cycle's.
+                            colour = STRATEGY_COLOURS.get(p[0]) if p[0] == p[1] else None
+                            ax.plot(xs, ys, marker="o", color=colour,
+                                    label=f"{p[0]}/{p[1]}" if p[0] != p[1] else p[0])
                     ax.set_title(f"{k} operation{'s' if k != 1 else ''}")
                     ax.set_xlabel("servants")
                     ax.grid(alpha=0.3)

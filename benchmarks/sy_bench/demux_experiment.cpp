@@ -4,7 +4,8 @@
 // (section 3.7), with the server's per-layer profile when the ORB's instrumentation is on.
 // "perfect" servant demultiplexing is gperf at build time over the server's ids, as in the papers
 // (ttcp_object_ids.txt); --no-object-id-table measures the run-time perfect hash instead. The CSV's
-// object_id_table column says which served.
+// object_id_table column says which served. "perfect-fast" builds its table at run time as the
+// servants are activated (and its operation tables when the first servant is).
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -25,7 +26,8 @@ namespace {
 
 using request_plan = std::vector<std::pair<std::uint32_t, std::uint32_t>>;  // (servant, operation)
 
-const std::vector<std::string> all_strategies = {"linear", "dynamic", "perfect", "active"};
+// The papers' four, and binary search and the perfect-fast hash (docs/demux.md).
+const std::vector<std::string> all_strategies = {"linear", "binary", "dynamic", "perfect", "perfect-fast", "active"};
 const std::vector<std::string> all_invocations = {"request-train", "round-robin", "random", "worst-case"};
 
 // The client's side of section 3.7. `requests` is the number of calls wanted; request train and
@@ -79,7 +81,12 @@ int demux_main(std::vector<std::string> args) {
   auto common = parse_common(parser);
   demux_settings s;
   bool quick = common.size == preset::quick;
-  auto strategies = parser.list("--strategy", quick ? std::vector<std::string>{"linear", "perfect", "active"} : all_strategies);
+  // --paper: the papers' four strategies (16 pairs); the default run adds binary and perfect-fast.
+  const std::vector<std::string> default_strategies =
+      quick ? std::vector<std::string>{"linear", "perfect", "active"}
+      : common.size == preset::paper ? std::vector<std::string>{"linear", "dynamic", "perfect", "active"}
+                                     : all_strategies;
+  auto strategies = parser.list("--strategy", default_strategies);
   s.servant_demux = parser.list("--servant-demux", strategies);
   s.operation_demux = parser.list("--operation-demux", strategies);
   bool paired = !parser.flag("--all-pairs") && common.size != preset::paper;  // by default servant and operation demux go together

@@ -21,9 +21,9 @@ constexpr std::size_t active_key_size = demux::active_key_size;
 // The servant map for a strategy, with the build-time ids when there are some (only the perfect
 // map uses them; a fixed map type is built the same way, with no strategy switch).
 servant_map_type make_map(demux_strategy strategy, const object_id_table* table) {
-  if (table == nullptr) return demux::make_servant_map<SWITCHYARD_SERVANT_DEMUX, activation*>(strategy);
+  if (table == nullptr) return demux::make_servant_map<compiled_servant_demux, activation*>(strategy);
   try {
-    return demux::make_servant_map<SWITCHYARD_SERVANT_DEMUX, activation*>(
+    return demux::make_servant_map<compiled_servant_demux, activation*>(
         strategy, demux::id_list{table->key_count, table->index_of, table->key_at});
   } catch (const std::invalid_argument& e) {
     bad_param(std::string("object id table: ") + e.what());
@@ -39,27 +39,36 @@ adapter_impl::adapter_impl(adapter_registry& registry, std::uint32_t index, adap
       index_(index),
       parent_(parent),
       name_(std::move(name)),
-      servant_demux_(servant_demux),
-      operation_demux_(operation_demux),
+      // A strategy fixed at compile time overrides whatever the options said.
+      servant_demux_(compiled_servant_demux.resolve(servant_demux)),
+      operation_demux_(compiled_operation_demux.resolve(operation_demux)),
       handle_(this),
       object_ids_(object_ids),
-      servants_(make_map(servant_demux, object_ids)) {
-  // A fixed strategy at compile time overrides whatever the options said.
-  if constexpr (SWITCHYARD_SERVANT_DEMUX != demux::demux_code_runtime)
-    servant_demux_ = static_cast<demux_strategy>(SWITCHYARD_SERVANT_DEMUX - 1);
-  if constexpr (SWITCHYARD_OPERATION_DEMUX != demux::demux_code_runtime)
-    operation_demux_ = static_cast<demux_strategy>(SWITCHYARD_OPERATION_DEMUX - 1);
-}
+      servants_(make_map(servant_demux_, object_ids)) {}
 
 bool adapter_impl::uses_active_keys() const noexcept {
-  if constexpr (SWITCHYARD_SERVANT_DEMUX == demux::demux_code_runtime)
-    return servant_demux_ == demux_strategy::active;
+  if constexpr (compiled_servant_demux.is_fixed)
+    return compiled_servant_demux.strategy == demux_strategy::active;
   else
-    return SWITCHYARD_SERVANT_DEMUX == demux::demux_code_active;
+    return servant_demux_ == demux_strategy::active;
 }
 
-std::string_view adapter_impl::map_key(std::string_view servant_part) const noexcept {
-  return uses_active_keys() ? servant_part.substr(0, active_key_size) : servant_part;
+// Inlined into find (the request path) and deactivate_key, its only callers.
+[[gnu::always_inline]] inline const activation* adapter_impl::lookup(std::string_view servant_part) const noexcept {
+  if (!uses_active_keys()) {
+    activation* const* found = servants_.find(servant_part);
+    return found == nullptr ? nullptr : *found;
+  }
+  // The slot-and-generation hint, then the id. A hint too short to be one names nothing.
+  if (servant_part.size() < active_key_size) return nullptr;
+  const std::string_view id = servant_part.substr(active_key_size);
+  activation* const* hinted = servants_.find(servant_part.substr(0, active_key_size));
+  if (hinted != nullptr && *hinted != nullptr && demux::same_key((*hinted)->object_id, id)) return *hinted;
+  // The hint is stale (the object was deactivated, and perhaps activated again elsewhere) or
+  // forged (it names another object's slot): the id decides, by hashing, as TAO falls back to
+  // its user-id map. Never the hinted object unless its id is the key's.
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : it->second.get();
 }
 
 object_adapter& adapter_impl::create_child(std::string_view name, const adapter_policies& policies) {
@@ -104,7 +113,7 @@ object_ref adapter_impl::activate(std::string_view object_id, std::shared_ptr<se
   auto key = servants_.insert(id, record.get());
   if (!key) bad_param("object id is active already (ObjectAlreadyActive) in adapter '" + name_ + "'");
   std::string servant_part(*key);
-  if (uses_active_keys()) servant_part += id;  // slot and generation, then the id
+  if (uses_active_keys()) servant_part += id;  // the slot-and-generation hint, then the id
   record->object_key = make_object_key(index_, servant_part);
   activation& a = *record;
   by_id_.emplace(std::move(id), std::move(record));
@@ -116,8 +125,9 @@ bool adapter_impl::deactivate(std::string_view object_id) {
   std::unique_lock lock(mutex_);
   auto it = by_id_.find(object_id);
   if (it == by_id_.end()) return false;
-  auto parsed = parse_object_key(it->second->object_key);
-  servants_.erase(map_key(parsed->servant_part));
+  // The map's key is the servant part of the object key (with active demultiplexing, its hint).
+  std::string_view servant_part = parse_object_key(it->second->object_key)->servant_part;
+  servants_.erase(uses_active_keys() ? servant_part.substr(0, active_key_size) : servant_part);
   // The servant itself may be in the middle of a request in another thread: that thread holds
   // its own shared_ptr, so the servant lives until the request ends.
   by_id_.erase(it);
@@ -130,9 +140,9 @@ bool adapter_impl::deactivate_key(std::string_view object_key) {
     std::shared_lock lock(mutex_);
     auto parsed = parse_object_key(object_key);
     if (!parsed || parsed->adapter_index != index_) return false;
-    activation* const* found = servants_.find(map_key(parsed->servant_part));
-    if (found == nullptr || *found == nullptr) return false;
-    id = (*found)->object_id;
+    const activation* found = lookup(parsed->servant_part);
+    if (found == nullptr) return false;
+    id = found->object_id;
   }
   return deactivate(id);
 }
@@ -179,14 +189,10 @@ std::size_t adapter_impl::servant_map_bytes() const noexcept {
 bool adapter_impl::find(std::string_view servant_part, std::shared_ptr<servant>& target,
                         const operation_dispatch*& operations) const {
   std::shared_lock lock(mutex_);
-  std::string_view key = map_key(servant_part);
-  activation* const* found = servants_.find(key);
-  if (found == nullptr || *found == nullptr) return false;
-  const activation& a = **found;
-  // The whole key must match: an active key's slot may have been reused by another id.
-  if (servant_part.size() != key.size() && servant_part.substr(key.size()) != a.object_id) return false;
-  target = a.target;
-  operations = a.operations;
+  const activation* found = lookup(servant_part);
+  if (found == nullptr) return false;
+  target = found->target;
+  operations = found->operations;
   return true;
 }
 

@@ -28,7 +28,8 @@ struct activation {
 };
 
 // With -Dservant_demux=<fixed> this is that one map type, and no strategy switch remains.
-using servant_map_type = demux::servant_map_for<SWITCHYARD_SERVANT_DEMUX, activation*>;
+using servant_map_type = demux::servant_map_for<compiled_servant_demux, activation*>;
+static_assert(demux::servant_map_interface<servant_map_type>);
 
 class adapter_impl {
  public:
@@ -66,9 +67,12 @@ class adapter_impl {
 
  private:
   object_ref make_reference(const activation& a) const;
-  // The servant-map key inside a servant part: active keys are its first 8 octets.
+  // With active demultiplexing the servant part is the map's 8-octet slot-and-generation key (a
+  // hint) followed by the object id; otherwise the object id alone.
   bool uses_active_keys() const noexcept;
-  std::string_view map_key(std::string_view servant_part) const noexcept;
+  // The activation a servant part names, or nullptr. Active keys: the hinted slot when it holds
+  // that id, else the id by hash (the hint is stale or forged). Caller holds mutex_.
+  const activation* lookup(std::string_view servant_part) const noexcept;
 
   adapter_registry& registry_;
   std::uint32_t index_;

@@ -14,8 +14,8 @@ reference_factory::~reference_factory() = default;
 adapter_registry::adapter_registry(reference_factory& references,
                                    demux_strategy servant_demux, demux_strategy operation_demux)
     : references_(references),
-      servant_demux_(servant_demux),
-      operation_demux_(operation_demux),
+      servant_demux_(compiled_servant_demux.resolve(servant_demux)),
+      operation_demux_(compiled_operation_demux.resolve(operation_demux)),
       adapters_(std::make_unique<std::atomic<adapter_impl*>[]>(max_adapters)) {
   add_adapter(nullptr, "RootPOA", adapter_policies{servant_demux, operation_demux});
 }
@@ -65,25 +65,33 @@ bool adapter_registry::object_exists(std::string_view object_key) {
 
 lookup_status adapter_registry::find_servant(std::string_view object_key, std::string_view operation,
                                              dispatch_target& out, const operation_dispatch*& operations) {
+  // No adapter served: the ORB's strategies label the probes.
+  auto nobody = [&] {
+    out.servant_demux = servant_demux_;
+    out.operation_demux = operation_demux_;
+    return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+  };
   auto parsed = parse_object_key(object_key);
   std::string plain_target;
   if (!parsed) {
     // Not one of our keys: perhaps a plain name bound for corbaloc.
     std::shared_lock lock(mutex_);
     auto it = plain_keys_.find(object_key);
-    if (it == plain_keys_.end())
-      return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
+    if (it == plain_keys_.end()) return nobody();
     plain_target = it->second;
     lock.unlock();
     parsed = parse_object_key(plain_target);
-    if (!parsed) return lookup_status::no_object;
+    if (!parsed) return nobody();
   }
 
   // Adapters are never removed and their table never moves: no lock.
   adapter_impl* adapter = nullptr;
   if (parsed->adapter_index < adapter_count_.load(std::memory_order_acquire))
     adapter = adapters_[parsed->adapter_index].load(std::memory_order_acquire);
-  if (adapter == nullptr || !adapter->find(parsed->servant_part, out.target, operations))
+  if (adapter == nullptr) return nobody();
+  out.servant_demux = adapter->servant_demux();
+  out.operation_demux = adapter->operation_demux();
+  if (!adapter->find(parsed->servant_part, out.target, operations))
     return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
   return lookup_status::found;
 }

@@ -31,10 +31,13 @@ class reference_factory {
                                     std::string_view object_key) = 0;
 };
 
-// What a request resolves to.
+// What a request resolves to, and the strategies of the adapter that served it (the ORB's
+// defaults when no adapter did), for the instrumentation's labels.
 struct dispatch_target {
   std::shared_ptr<servant> target;  // null for built-ins answered without a servant
   skeleton_function skeleton = nullptr;
+  demux_strategy servant_demux = demux_strategy::active;
+  demux_strategy operation_demux = demux_strategy::active;
 };
 
 enum class lookup_status {
@@ -65,7 +68,7 @@ class adapter_registry {
   lookup_status find(std::string_view object_key, std::string_view operation,
                      std::uint32_t operation_index, dispatch_target& out);
 
-  // The strategies of the adapter a key names (for the instrumentation's labels).
+  // The ORB's strategies (the root adapter's; a fixed compile-time choice overrides the options).
   demux_strategy servant_demux() const noexcept { return servant_demux_; }
   demux_strategy operation_demux() const noexcept { return operation_demux_; }
 

@@ -3,7 +3,9 @@
 //   0  'S' 'Y' 0x01 0x00   magic and format version
 //   4  adapter index       ulong, little-endian: one indexed lookup finds the adapter
 //   8  servant part        the adapter's servant-map key: with active demultiplexing the 8-byte
-//                          slot and generation, then the object id; otherwise the object id
+//                          slot and generation (a hint: when it is stale or forged, the object
+//                          id after it decides, by hash), then the object id; otherwise the
+//                          object id
 //
 // Keys are opaque octets to clients. A key without the magic is not ours (it may name an object
 // bound by a plain name: see adapter_registry::bind_key).

@@ -6,16 +6,19 @@ namespace switchyard::adapter {
 
 const operation_dispatch& operation_dispatch_cache::table_for(const interface_info& interface,
                                                               demux_strategy strategy) {
+  strategy = compiled_operation_demux.resolve(strategy);
   std::lock_guard lock(mutex_);
-  auto& slot = tables_[&interface][static_cast<std::size_t>(strategy)];
+  auto& slot = tables_[{&interface, strategy}];
   if (!slot) {
     std::vector<demux::operation<skeleton_function>> ops;
     ops.reserve(interface.operations.size());
     for (const auto& op : interface.operations) ops.push_back({op.name, op.skeleton});
     std::span<const demux::operation<skeleton_function>> list(ops);
-    if constexpr (SWITCHYARD_OPERATION_DEMUX == demux::demux_code_runtime) {
+    // The generated gperf lookup serves the perfect strategy (front or fixed); the others build
+    // their own table from the names.
+    if constexpr (!compiled_operation_demux.is_fixed) {
       slot = std::make_unique<operation_dispatch>(strategy, list, interface.perfect_lookup);
-    } else if constexpr (SWITCHYARD_OPERATION_DEMUX == demux::demux_code_perfect) {
+    } else if constexpr (compiled_operation_demux.strategy == demux_strategy::perfect) {
       slot = std::make_unique<operation_dispatch>(list, interface.perfect_lookup);
     } else {
       slot = std::make_unique<operation_dispatch>(list);

@@ -13,24 +13,12 @@
 
 namespace switchyard::core {
 
-namespace {
-
-// The label of a strategy in the profile: the one compiled in, or the one the options chose.
-instrument::strategy strategy_label(int compiled_code, demux_strategy chosen) {
-  if (compiled_code != 0) return static_cast<instrument::strategy>(compiled_code);
-  return static_cast<instrument::strategy>(static_cast<int>(chosen) + 1);
-}
-
-}  // namespace
-
 orb_impl::orb_impl(orb_options options)
     : options_(std::move(options)),
       trace_(options_.trace_level, options_.trace_file),
       connections_(options_.transport, options_.max_message_size, &trace_),
       adapters_(std::make_unique<adapter::adapter_registry>(*this, options_.servant_demux,
-                                                            options_.operation_demux)),
-      servant_demux_label_(strategy_label(SWITCHYARD_SERVANT_DEMUX, options_.servant_demux)),
-      operation_demux_label_(strategy_label(SWITCHYARD_OPERATION_DEMUX, options_.operation_demux)) {
+                                                            options_.operation_demux)) {
   probes_.enable(options_.instrument);
   server_ = std::make_unique<core::server>(*this, probes_);
   if (options_.instrument) instrument::install_dump_signal(SIGUSR1);

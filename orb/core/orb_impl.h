@@ -62,10 +62,8 @@ class orb_impl final : public adapter::reference_factory,
   void release_references() noexcept;
 
   void dump_instrumentation(std::ostream& out) const;
-  // The profile summed over every server thread, and the labels of the strategies.
+  // The profile summed over every server thread.
   instrument::probe_snapshot probe_snapshot() const { return probes_.snapshot(); }
-  instrument::strategy servant_demux_label() const noexcept { return servant_demux_label_; }
-  instrument::strategy operation_demux_label() const noexcept { return operation_demux_label_; }
 
  private:
   void ensure_listening();
@@ -78,8 +76,6 @@ class orb_impl final : public adapter::reference_factory,
   connection_cache connections_;
   std::unique_ptr<adapter::adapter_registry> adapters_;
   instrument::probe_table_set probes_;
-  instrument::strategy servant_demux_label_;
-  instrument::strategy operation_demux_label_;
   std::atomic<bool> profile_dumped_{false};
 
   std::unique_ptr<core::server> server_;

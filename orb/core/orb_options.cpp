@@ -51,11 +51,11 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     split_endpoints(value(), options.listen_endpoints);
   } else if (is("-ORBServantDemux")) {
     auto strategy = demux::try_parse_demux_strategy(value());
-    if (!strategy) bad_option(name, "expected linear, dynamic, perfect or active, got '" + std::string(value()) + "'");
+    if (!strategy) bad_option(name, "expected " + std::string(demux::demux_strategy_names()) + ", got '" + std::string(value()) + "'");
     options.servant_demux = *strategy;
   } else if (is("-ORBOperationDemux")) {
     auto strategy = demux::try_parse_demux_strategy(value());
-    if (!strategy) bad_option(name, "expected linear, dynamic, perfect or active, got '" + std::string(value()) + "'");
+    if (!strategy) bad_option(name, "expected " + std::string(demux::demux_strategy_names()) + ", got '" + std::string(value()) + "'");
     options.operation_demux = *strategy;
   } else if (is("-ORBInitRef")) {
     auto text = value();

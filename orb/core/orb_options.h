@@ -42,8 +42,9 @@ struct server_limits {
 struct orb_options {
   // -ORBListenEndpoints iiop://host:port (several; also several in one value, separated by ';').
   std::vector<std::string> listen_endpoints;
-  // -ORBServantDemux / -ORBOperationDemux linear|dynamic|perfect|active. Ignored by a library
-  // built with a fixed strategy (meson options servant_demux / operation_demux).
+  // -ORBServantDemux / -ORBOperationDemux linear|binary|dynamic|perfect|perfect-fast|active.
+  // Ignored by a library built with a fixed strategy (meson options servant_demux /
+  // operation_demux: switchyard::compiled_servant_demux).
   demux::demux_strategy servant_demux = demux::demux_strategy::active;
   // Active by default: our clients send the operation's index; other ORBs' requests fall back to
   // the name (a perfect hash). The papers' fastest, de-layered demultiplexing.

@@ -199,10 +199,10 @@ void server_connection::serve_request(const giop::message_view& message, const g
     const adapter::operation_dispatch* operations = nullptr;
     auto& adapters = orb.adapters();
     auto status = adapters.find_servant(key, header.operation, target, operations);
-    timer.mark(instrument::layer::servant_demux, orb.servant_demux_label());
+    timer.mark(instrument::layer::servant_demux, instrument::strategy_label(target.servant_demux));
     if (status == adapter::lookup_status::found && operations != nullptr) {
       status = adapter::adapter_registry::find_operation(*operations, header.operation, operation_index, target);
-      timer.mark(instrument::layer::operation_demux, orb.operation_demux_label());
+      timer.mark(instrument::layer::operation_demux, instrument::strategy_label(target.operation_demux));
     }
     switch (status) {
       case adapter::lookup_status::found: {

@@ -9,7 +9,7 @@ constexpr std::array<std::string_view, layer_count> layer_names = {
 };
 // "-" rather than "none": the papers' tables leave the column empty where it does not apply.
 constexpr std::array<std::string_view, strategy_count> strategy_names = {
-    "-", "linear", "dynamic", "perfect", "active",
+    "-", "linear", "binary", "dynamic", "perfect", "perfect-fast", "active",
 };
 
 }  // namespace

@@ -41,7 +41,9 @@ std::string forge_url(const std::string& url, const std::string& id, const std::
   return url.substr(0, url.size() - id.size()) + forged;
 }
 
-constexpr bool servant_demux_is_fixed = SWITCHYARD_SERVANT_DEMUX != 0;
+// A build with another strategy fixed (-Dservant_demux=linear...) has no perfect map to test.
+constexpr bool perfect_available =
+    !compiled_servant_demux.is_fixed || compiled_servant_demux.strategy == demux_strategy::perfect;
 
 }  // namespace
 
@@ -78,8 +80,7 @@ TEST_CASE("binary ids: every byte value at the hashed positions is found at its 
 }
 
 TEST_CASE("listed ids take the gperf slots, others the run-time hash, over loopback IIOP", "[adapter][object_ids]") {
-  // A build with another strategy fixed (-Dservant_demux=linear...) has no perfect map to test.
-  if (servant_demux_is_fixed && SWITCHYARD_SERVANT_DEMUX != 3) return;
+  if (!perfect_available) return;
   serving_orb server({"-ORBServantDemux", "perfect"});
   auto& root = server.orb->root_adapter();
   REQUIRE(root.servant_demux() == demux_strategy::perfect);
@@ -182,7 +183,7 @@ TEST_CASE("a table is given to an empty adapter only, and must be consistent", "
   no_functions.key_count = 3;
   adapter_policies policies;
   policies.servant_demux = demux_strategy::perfect;
-  if (!servant_demux_is_fixed || SWITCHYARD_SERVANT_DEMUX == 3) {
+  if (perfect_available) {
     auto& child = root.create_child("child", policies);
     CHECK(system_exception_of([&] { child.use_object_ids(mixed); }).kind() == SystemExceptionKind::BAD_PARAM);
     CHECK(system_exception_of([&] { child.use_object_ids(no_functions); }).kind() == SystemExceptionKind::BAD_PARAM);

@@ -96,7 +96,7 @@ TEST_CASE("an unknown or malformed -ORB option is an error that names it", "[opt
   CHECK_THAT(bad_option_message({"-ORBFrobnicate", "1"}),
              Catch::Contains("-ORBFrobnicate: unknown -ORB option"));
   CHECK_THAT(bad_option_message({"-ORBServantDemux", "quick"}),
-             Catch::Contains("-ORBServantDemux: expected linear, dynamic, perfect or active, got 'quick'"));
+             Catch::Contains("-ORBServantDemux: expected linear, binary, dynamic, perfect, perfect-fast or active, got 'quick'"));
   CHECK_THAT(bad_option_message({"-ORBThreads", "many"}), Catch::Contains("-ORBThreads: expected a whole number"));
   CHECK_THAT(bad_option_message({"-ORBThreads"}), Catch::Contains("-ORBThreads: needs a value"));
   CHECK_THAT(bad_option_message({"-ORBCallTimeout", "-ORBThreads"}), Catch::Contains("needs a value"));

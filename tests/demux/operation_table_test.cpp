@@ -59,12 +59,12 @@ using front_perfect_generated = front<demux_strategy::perfect, true>;
 
 }  // namespace
 
-#define ALL_OPERATION_TABLES                                                                   \
-  linear_operation_table<int>, dynamic_operation_table<int>, perfect_operation_table<int>,     \
-      perfect_generated, perfect_with_function,                          \
-      active_operation_table<int>, front<demux_strategy::linear>, front<demux_strategy::dynamic>, \
-      front<demux_strategy::perfect>, front_perfect_generated,                                 \
-      front<demux_strategy::active>
+#define ALL_OPERATION_TABLES                                                                          \
+  linear_operation_table<int>, binary_operation_table<int>, dynamic_operation_table<int>,             \
+      perfect_operation_table<int>, perfect_generated, perfect_with_function,                         \
+      fast_perfect_operation_table<int>, active_operation_table<int>, front<demux_strategy::linear>,  \
+      front<demux_strategy::binary>, front<demux_strategy::dynamic>, front<demux_strategy::perfect>,  \
+      front_perfect_generated, front<demux_strategy::perfect_fast>, front<demux_strategy::active>
 
 TEMPLATE_TEST_CASE("operation table: every operation by name", "[demux]", ALL_OPERATION_TABLES) {
   auto ops = interface_operations();
@@ -153,7 +153,7 @@ TEST_CASE("operation table: 100 operations in every strategy", "[demux]") {
   for (int i = 0; i < 100; ++i) names.push_back(i % 2 ? "op_" + std::to_string(i) : "sendStructSeq_" + std::to_string(i) + "_2way");
   std::vector<operation<int>> ops;
   for (int i = 0; i < 100; ++i) ops.push_back({names[i], i});
-  for (auto s : {demux_strategy::linear, demux_strategy::dynamic, demux_strategy::perfect, demux_strategy::active}) {
+  for (auto s : all_demux_strategies) {
     operation_table<int> t(s, ops);
     REQUIRE(t.strategy() == s);
     for (std::uint32_t i = 0; i < 100; ++i) {
@@ -171,18 +171,23 @@ TEST_CASE("perfect operation table: which lookup serves", "[demux]") {
   REQUIRE(std::string(perfect_operation_table<int, generated>(ops).lookup_kind()) == "generated");
 }
 
-TEST_CASE("operation_table_for maps the configuration codes to types", "[demux]") {
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<0, int>, operation_table<int>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<1, int>, linear_operation_table<int>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<2, int>, dynamic_operation_table<int>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<3, int>, perfect_operation_table<int>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<3, int, generated>, perfect_operation_table<int, generated>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<4, int>, active_operation_table<int>>);
+TEST_CASE("operation_table_for maps each compile-time choice to its type", "[demux]") {
+  constexpr auto fixed = [](demux_strategy s) { return demux_choice::fixed(s); };
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<demux_choice::at_run_time(), int>, operation_table<int>>);
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::linear), int>, linear_operation_table<int>>);
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::binary), int>, binary_operation_table<int>>);
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::dynamic), int>, dynamic_operation_table<int>>);
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::perfect), int>, perfect_operation_table<int>>);
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::perfect), int, generated>,
+                                perfect_operation_table<int, generated>>);
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::perfect_fast), int>,
+                                fast_perfect_operation_table<int>>);
+  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::active), int>, active_operation_table<int>>);
   auto ops = interface_operations();
-  auto t = make_operation_table<0, int, generated>(demux_strategy::perfect, ops);
+  auto t = make_operation_table<demux_choice::at_run_time(), int, generated>(demux_strategy::perfect, ops);
   REQUIRE(t.strategy() == demux_strategy::perfect);
   REQUIRE(*t.find("shutdown") == 112);
-  auto a = make_operation_table<4, int>(demux_strategy::linear, ops);
+  auto a = make_operation_table<fixed(demux_strategy::active), int>(demux_strategy::linear, ops);
   REQUIRE(*a.find(12, "shutdown") == 112);
   REQUIRE(a.find(11, "shutdown") == nullptr);
 }

@@ -133,7 +133,8 @@ TEST_CASE("the run-time front and make_servant_map pass the id list to the perfe
   REQUIRE(perfect.insert("RootPOA/ab", 3).has_value());
   REQUIRE(perfect.memory_bytes() == bytes);
 
-  for (auto other : {demux_strategy::linear, demux_strategy::dynamic, demux_strategy::active}) {
+  for (auto other : all_demux_strategies) {
+    if (other == demux_strategy::perfect) continue;
     servant_map<int> m(other, listed_ids);
     REQUIRE(m.strategy() == other);
     auto key = m.insert("RootPOA/a", 5);
@@ -141,12 +142,12 @@ TEST_CASE("the run-time front and make_servant_map pass the id list to the perfe
     REQUIRE(*m.find(std::string(*key)) == 5);
   }
 
-  auto fixed = make_servant_map<demux_code_perfect, int>(demux_strategy::linear, listed_ids);
+  auto fixed = make_servant_map<demux_choice::fixed(demux_strategy::perfect), int>(demux_strategy::linear, listed_ids);
   STATIC_REQUIRE(std::is_same_v<decltype(fixed), perfect_servant_map<int>>);
   REQUIRE(fixed.listed_capacity() == lookup::key_count);
-  auto fixed_linear = make_servant_map<demux_code_linear, int>(demux_strategy::perfect, listed_ids);
+  auto fixed_linear = make_servant_map<demux_choice::fixed(demux_strategy::linear), int>(demux_strategy::perfect, listed_ids);
   STATIC_REQUIRE(std::is_same_v<decltype(fixed_linear), linear_servant_map<int>>);
-  auto front = make_servant_map<demux_code_runtime, int>(demux_strategy::perfect, listed_ids);
+  auto front = make_servant_map<demux_choice::at_run_time(), int>(demux_strategy::perfect, listed_ids);
   REQUIRE(front.strategy() == demux_strategy::perfect);
 }
 

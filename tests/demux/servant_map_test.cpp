@@ -56,10 +56,11 @@ std::string object_id(std::uint32_t n) {
 
 }  // namespace
 
-#define ALL_SERVANT_MAPS                                                                  \
-  linear_servant_map<int>, dynamic_servant_map<int>, perfect_servant_map<int>,            \
-      active_servant_map<int>, front<demux_strategy::linear>, front<demux_strategy::dynamic>, \
-      front<demux_strategy::perfect>, front<demux_strategy::active>
+#define ALL_SERVANT_MAPS                                                                          \
+  linear_servant_map<int>, binary_servant_map<int>, dynamic_servant_map<int>, perfect_servant_map<int>, \
+      fast_perfect_servant_map<int>, active_servant_map<int>, front<demux_strategy::linear>,           \
+      front<demux_strategy::binary>, front<demux_strategy::dynamic>, front<demux_strategy::perfect>,    \
+      front<demux_strategy::perfect_fast>, front<demux_strategy::active>
 
 TEMPLATE_TEST_CASE("servant map: an empty map finds nothing", "[demux]", ALL_SERVANT_MAPS) {
   TestType m;
@@ -176,10 +177,13 @@ TEMPLATE_TEST_CASE("servant map: the empty key", "[demux]", ALL_SERVANT_MAPS) {
 
 TEMPLATE_TEST_CASE("servant map: many entries", "[demux]", ALL_SERVANT_MAPS) {
   TestType m;
-  // Filling a linear map is quadratic (each insert scans for a duplicate): fewer keys there, the
-  // behaviour checked is the same.
+  // Filling a linear map is quadratic (each insert scans for a duplicate), and so is filling a
+  // binary one (each insert moves half the sorted array): fewer keys there, the behaviour checked
+  // is the same.
   bool is_linear = std::is_same_v<TestType, linear_servant_map<int>> ||
-                   std::is_same_v<TestType, front<demux_strategy::linear>>;
+                   std::is_same_v<TestType, front<demux_strategy::linear>> ||
+                   std::is_same_v<TestType, binary_servant_map<int>> ||
+                   std::is_same_v<TestType, front<demux_strategy::binary>>;
   const std::uint32_t n = is_linear ? 20'000 : 100'000;
   std::vector<std::string> keys;
   keys.reserve(n);
@@ -321,14 +325,21 @@ TEST_CASE("gperf servant map: ids from a list known at build time", "[demux]") {
   REQUIRE(m.size() == 11);
 }
 
-TEST_CASE("servant_map_for maps the configuration codes to types", "[demux]") {
-  STATIC_REQUIRE(std::is_same_v<servant_map_for<0, int>, servant_map<int>>);
-  STATIC_REQUIRE(std::is_same_v<servant_map_for<1, int>, linear_servant_map<int>>);
-  STATIC_REQUIRE(std::is_same_v<servant_map_for<2, int>, dynamic_servant_map<int>>);
-  STATIC_REQUIRE(std::is_same_v<servant_map_for<3, int>, perfect_servant_map<int>>);
-  STATIC_REQUIRE(std::is_same_v<servant_map_for<4, int>, active_servant_map<int>>);
-  auto m = make_servant_map<0, int>(demux_strategy::perfect);
+TEST_CASE("servant_map_for maps each compile-time choice to its type", "[demux]") {
+  constexpr auto fixed = [](demux_strategy s) { return demux_choice::fixed(s); };
+  STATIC_REQUIRE(std::is_same_v<servant_map_for<demux_choice::at_run_time(), int>, servant_map<int>>);
+  STATIC_REQUIRE(std::is_same_v<servant_map_for<fixed(demux_strategy::linear), int>, linear_servant_map<int>>);
+  STATIC_REQUIRE(std::is_same_v<servant_map_for<fixed(demux_strategy::binary), int>, binary_servant_map<int>>);
+  STATIC_REQUIRE(std::is_same_v<servant_map_for<fixed(demux_strategy::dynamic), int>, dynamic_servant_map<int>>);
+  STATIC_REQUIRE(std::is_same_v<servant_map_for<fixed(demux_strategy::perfect), int>, perfect_servant_map<int>>);
+  STATIC_REQUIRE(
+      std::is_same_v<servant_map_for<fixed(demux_strategy::perfect_fast), int>, fast_perfect_servant_map<int>>);
+  STATIC_REQUIRE(std::is_same_v<servant_map_for<fixed(demux_strategy::active), int>, active_servant_map<int>>);
+  auto m = make_servant_map<demux_choice::at_run_time(), int>(demux_strategy::perfect);
   REQUIRE(m.strategy() == demux_strategy::perfect);
-  auto a = make_servant_map<4, int>(demux_strategy::linear);  // a fixed type ignores the strategy
+  // A fixed type ignores the strategy asked for at run time.
+  auto a = make_servant_map<fixed(demux_strategy::active), int>(demux_strategy::linear);
   REQUIRE(a.insert("x", 1).has_value());
+  STATIC_REQUIRE(demux_choice::fixed(demux_strategy::binary).resolve(demux_strategy::active) == demux_strategy::binary);
+  STATIC_REQUIRE(demux_choice::at_run_time().resolve(demux_strategy::active) == demux_strategy::active);
 }

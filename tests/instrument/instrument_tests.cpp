@@ -8,10 +8,13 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include <switchyard/exception.h>
 
 using namespace switchyard::instrument;
+using switchyard::all_demux_strategies;
+using switchyard::demux_strategy;
 
 namespace {
 
@@ -58,9 +61,17 @@ TEST_CASE("layer and strategy names round-trip", "[instrument]") {
   CHECK_FALSE(try_parse_layer(""));
   CHECK_FALSE(try_parse_strategy("hash"));
   CHECK(to_string(static_cast<layer>(200)) == "?");
-  // Strategy values follow the SWITCHYARD_*_DEMUX codes (1 linear .. 4 active).
-  CHECK(static_cast<int>(strategy::linear) == 1);
-  CHECK(static_cast<int>(strategy::active) == 4);
+  // Every demultiplexing strategy has a label of its own, spelled as -ORBServantDemux spells it.
+  const std::pair<demux_strategy, std::string_view> spelled[] = {
+      {demux_strategy::linear, "linear"},   {demux_strategy::binary, "binary"},
+      {demux_strategy::dynamic, "dynamic"}, {demux_strategy::perfect, "perfect"},
+      {demux_strategy::perfect_fast, "perfect-fast"}, {demux_strategy::active, "active"},
+  };
+  REQUIRE(std::size(spelled) == all_demux_strategies.size());
+  for (auto [value, name] : spelled) {
+    CHECK(to_string(strategy_label(value)) == name);
+    CHECK(try_parse_strategy(name) == strategy_label(value));
+  }
 }
 
 TEST_CASE("the clock advances and is calibrated", "[instrument]") {

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include <switchyard/config.h>
+#include <switchyard/demux_strategy.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -70,13 +71,25 @@ enum class layer : std::uint8_t {
 };
 inline constexpr std::size_t layer_count = 8;
 
-// The demultiplexing strategy in force when a probe fired; `none` for layers without one. The
-// values of linear..active equal the SWITCHYARD_*_DEMUX codes of <switchyard/config.h> and
-// demux::demux_strategy + 1, so the core converts with a cast.
-enum class strategy : std::uint8_t { none, linear, dynamic, perfect, active };
-inline constexpr std::size_t strategy_count = 5;
+// The demultiplexing strategy in force when a probe fired; `none` for layers without one.
+enum class strategy : std::uint8_t { none, linear, binary, dynamic, perfect, perfect_fast, active };
+inline constexpr std::size_t strategy_count = 7;
 
-// "read", "parse", "servant_demux", ... and "-", "linear", "dynamic", "perfect", "active".
+// The label of a demultiplexing strategy (a strategy missing here does not compile).
+constexpr strategy strategy_label(demux_strategy value) noexcept {
+  switch (value) {
+    case demux_strategy::linear: return strategy::linear;
+    case demux_strategy::binary: return strategy::binary;
+    case demux_strategy::dynamic: return strategy::dynamic;
+    case demux_strategy::perfect: return strategy::perfect;
+    case demux_strategy::perfect_fast: return strategy::perfect_fast;
+    case demux_strategy::active: return strategy::active;
+  }
+  return strategy::none;
+}
+
+// "read", "parse", "servant_demux", ... and "-", "linear", "binary", "dynamic", "perfect",
+// "perfect-fast", "active" (the names -ORBServantDemux takes).
 std::string_view to_string(layer value) noexcept;
 std::string_view to_string(strategy value) noexcept;
 // The value spelled exactly as to_string spells it, or nothing.

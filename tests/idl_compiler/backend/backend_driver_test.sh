@@ -12,16 +12,19 @@ failed=0
 ok() { passed=$((passed + 1)); }
 fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
 
-for h in linear dynamic perfect active all; do
+for h in linear dynamic perfect perfect-fast active all; do
   rm -rf "$tmp/$h"
   if "$syidl" -H "$h" -o "$tmp/$h" "$idl/ttcp_sequence.idl" "$here/ops100.idl" 2>"$tmp/err" &&
      [ -s "$tmp/$h/ttcp_sequence.h" ] && [ -s "$tmp/$h/ttcp_sequence.cpp" ] && [ -s "$tmp/$h/ops100.cpp" ]; then ok
   else fail "-H $h: no files"; cat "$tmp/err"; fi
 done
-# The perfect hash only with perfect or all; operation indices in stubs only with active or all.
-for h in perfect all; do
-  if grep -q "_perfect_lookup" "$tmp/$h/ops100.cpp"; then ok; else fail "-H $h: no gperf lookup"; fi
+# The perfect hash only with perfect, perfect-fast or all; operation indices in stubs only with
+# active or all.
+for h in perfect perfect-fast all; do
+  if grep -q "_perfect_lookup" "$tmp/$h/ops100.cpp"; then ok; else fail "-H $h: no perfect lookup"; fi
 done
+if grep -q "The perfect-fast hash over" "$tmp/perfect-fast/ops100.cpp" &&
+   ! grep -q "asso_values" "$tmp/perfect-fast/ops100.cpp"; then ok; else fail "-H perfect-fast: not the perfect-fast hash"; fi
 for h in linear dynamic active; do
   if grep -q "_perfect_lookup" "$tmp/$h/ops100.cpp"; then fail "-H $h: gperf lookup emitted"; else ok; fi
 done
@@ -42,6 +45,8 @@ else
 fi
 if SYIDL_GPERF=/nonexistent/gperf "$syidl" -H linear -o "$tmp/nogperf" "$idl/ttcp_sequence.idl"; then ok
 else fail "-H linear needs gperf"; fi
+if SYIDL_GPERF=/nonexistent/gperf "$syidl" -H perfect-fast -o "$tmp/nogperf" "$idl/ttcp_sequence.idl"; then ok
+else fail "-H perfect-fast needs gperf"; fi
 
 # Wrong IDL: file:line:col, exit 1.
 printf 'interface broken {\n  void op(in unknown_type x);\n};\n' >"$tmp/broken.idl"
