@@ -7,7 +7,13 @@ namespace switchyard::adapter {
 const operation_dispatch& operation_dispatch_cache::table_for(const interface_info& interface,
                                                               demux_strategy strategy) {
   std::lock_guard lock(mutex_);
-  auto& slot = tables_[&interface][static_cast<std::size_t>(strategy)];
+  // Dynamic servants carry an interface_info each (their ids differ) and list no operation: they
+  // share one empty table rather than leave one per servant, keyed by an address that is freed
+  // with the servant and may come back as another interface's.
+  const interface_info* key = &interface;
+  static const interface_info no_operations{};
+  if (interface.any_operation != nullptr && interface.operations.empty()) key = &no_operations;
+  auto& slot = tables_[key][static_cast<std::size_t>(strategy)];
   if (!slot) {
     std::vector<demux::operation<skeleton_function>> ops;
     ops.reserve(interface.operations.size());
