@@ -66,6 +66,27 @@ void lay_out(value_run& run) {
     }
     layout.size = position - r;
     layout.next = static_cast<std::uint8_t>(position & 7);
+    // The padding octets, covered greedily by 8-octet windows that stay inside the element.
+    layout.padding_windows.clear();
+    if (layout.size >= 8) {
+      std::vector<bool> padded(layout.size, false);
+      for (const auto& gap : layout.padding)
+        for (std::uint32_t k = 0; k < gap.length; ++k) padded[gap.offset + k] = true;
+      for (std::uint32_t b = 0; b < layout.size; ++b) {
+        if (!padded[b]) continue;
+        const std::uint32_t start = std::min(b, layout.size - 8);
+        // The mask in memory order: octet k of the window is octet k of the mask, in either byte order.
+        std::byte keep_octets[8];
+        for (std::uint32_t k = 0; k < 8; ++k) {
+          keep_octets[k] = padded[start + k] ? std::byte{0} : std::byte{0xff};
+          padded[start + k] = false;
+        }
+        std::uint64_t keep;
+        std::memcpy(&keep, keep_octets, 8);
+        layout.padding_windows.push_back({start, keep});
+        b = start + 7;
+      }
+    }
   }
 }
 
@@ -291,6 +312,20 @@ inline void zero(std::byte* p, std::uint32_t n) {
   for (std::uint32_t i = 0; i < n; ++i) p[i] = std::byte{0};
 }
 
+// Zeroes the padding of one element laid out by `layout` at `at`.
+inline void zero_padding(const run_layout& layout, std::byte* at) {
+  if (layout.padding_windows.empty()) {
+    for (const auto& gap : layout.padding) zero(at + gap.offset, gap.length);
+    return;
+  }
+  for (const auto& w : layout.padding_windows) {
+    std::uint64_t word;
+    std::memcpy(&word, at + w.offset, 8);
+    word &= w.keep;
+    std::memcpy(at + w.offset, &word, 8);
+  }
+}
+
 class plan_runner {
  public:
   plan_runner(cdr::input_stream& in, cdr::output_stream* out, copy_mode mode) : in_(in), out_(out), mode_(mode) {}
@@ -504,8 +539,7 @@ class plan_runner {
       std::uint32_t r = rd;
       for (std::uint32_t k = 0; k < count; ++k) {
         const run_layout& layout = run.layouts[r];
-        if (fix_padding)
-          for (const auto& gap : layout.padding) zero(dst + gap.offset, gap.length);
+        if (fix_padding) zero_padding(layout, dst);
         if (check) check_leaves(run, layout, dst, false);
         dst += layout.size;
         r = layout.next;

@@ -46,6 +46,14 @@ struct run_layout {
     std::uint32_t length;
   };
   std::vector<gap> padding;            // before each leaf that needs it
+  // The same padding as 8-octet windows inside the element, each with a mask of the octets to
+  // keep: zeroing an element's padding is a load, an and and a store per window (a BinStruct has
+  // one). Empty when the element is shorter than 8 octets (then `padding` is used).
+  struct window {
+    std::uint32_t offset;
+    std::uint64_t keep;
+  };
+  std::vector<window> padding_windows;
 };
 
 struct value_run {
