@@ -1,6 +1,7 @@
 #include "switchyard/invocation.h"
 
 #include <new>
+#include <utility>
 
 #include "orb/core/invocation_state.h"
 #include "orb/core/orb_impl.h"
@@ -66,8 +67,9 @@ invocation::invocation(const object_ref& target, std::string_view operation, std
   new (state_) core::invocation_state();
   core::invocation_state& state = state_of(state_);
   core::orb_impl& orb = target_.state()->orb();
-  state.previous_receiving_orb = exchange_receiving_orb(&orb);
-  state.made_current = true;
+  core::orb_impl** slot = core::receiving_orb_slot();
+  state.previous_receiving_orb = std::exchange(*slot, &orb);
+  state.restore_receiving_orb_to = slot;
   if (auto timeout = orb.options().call_timeout; timeout.count() > 0) [[unlikely]]
     state.deadline = std::chrono::steady_clock::now() + timeout;
 }
@@ -84,8 +86,9 @@ invocation::invocation(deferred_call_t, const object_ref& target, std::string_vi
 }
 
 invocation::~invocation() {
-  if (state_of(state_).made_current) exchange_receiving_orb(state_of(state_).previous_receiving_orb);
-  state_of(state_).~invocation_state();
+  core::invocation_state& state = state_of(state_);
+  *state.restore_receiving_orb_to = state.previous_receiving_orb;
+  state.~invocation_state();
 }
 
 cdr::output_stream& invocation::begin(bool response_expected) {
