@@ -64,8 +64,18 @@ void any::assign(type_code type, std::span<const std::byte> canonical_value, std
 void any::assign_from(type_code type, cdr::input_stream& value) {
   const detail::value_plan& plan = detail::plan_of(type.node());
   const auto origin = static_cast<std::uint8_t>(value.aligned_position() & 7);
-  // Checked and measured first, so that the canonical stream is allocated once; then copied
-  // without checking again (the copy zeroes the padding it takes in blocks).
+  // A value that can take no more than a small buffer is copied and checked at once. A larger
+  // one is checked and measured first, so that its canonical stream is allocated once, then
+  // copied without checking again (the copy zeroes the padding it takes in blocks).
+  constexpr std::size_t small = 1024;
+  if (value.remaining() <= small) {
+    cdr::output_stream out(origin + value.remaining() + 16, 2);
+    for (std::uint8_t k = 0; k < origin; ++k) out.write_octet(0);
+    detail::run_plan(plan, value, &out, {.check = true, .zero_padding = true});
+    type_ = std::move(type);
+    value_ = detail::adopt_canonical(std::move(out), origin);
+    return;
+  }
   cdr::input_stream probe = value;
   detail::run_plan(plan, probe, nullptr, {.check = true, .zero_padding = false});
   const std::size_t size = probe.position() - value.position();

@@ -48,10 +48,12 @@ void lay_out(value_run& run) {
   run.first_alignment = run.leaves.front().size;
   run.alignment = 1;
   run.checked = false;
-  for (const auto& leaf : run.leaves) {
-    run.alignment = std::max(run.alignment, leaf.size);
-    run.checked = run.checked || leaf.what != run_leaf::check::none;
+  run.checked_leaves.clear();
+  for (std::size_t i = 0; i < run.leaves.size(); ++i) {
+    run.alignment = std::max(run.alignment, run.leaves[i].size);
+    if (run.leaves[i].what != run_leaf::check::none) run.checked_leaves.push_back(static_cast<std::uint32_t>(i));
   }
+  run.checked = !run.checked_leaves.empty();
   for (std::uint32_t r = 0; r < 8; ++r) {
     run_layout& layout = run.layouts[r];
     layout.offsets.clear();
@@ -86,6 +88,24 @@ void lay_out(value_run& run) {
         layout.padding_windows.push_back({start, keep});
         b = start + 7;
       }
+    }
+  }
+  // From each residue, the residues of successive elements until one comes back.
+  for (std::uint32_t r = 0; r < 8; ++r) {
+    value_run::span_table& table = run.spans[r];
+    std::int32_t seen_at[8];
+    std::fill(std::begin(seen_at), std::end(seen_at), -1);
+    std::uint32_t residue = r;
+    table.octets[0] = 0;
+    for (std::uint32_t k = 0; k < 9; ++k) {
+      if (seen_at[residue] >= 0) {
+        table.lead = static_cast<std::uint8_t>(seen_at[residue]);
+        table.period = static_cast<std::uint8_t>(k - seen_at[residue]);
+        break;
+      }
+      seen_at[residue] = static_cast<std::int32_t>(k);
+      table.octets[k + 1] = table.octets[k] + run.layouts[residue].size;
+      residue = run.layouts[residue].next;
     }
   }
 }
@@ -268,35 +288,14 @@ class plan_builder {
 
 // ------------------------------------------------------------------------------------ running
 
-// The octets `count` elements of `run` take from residue `r` on: the residues repeat with a
-// period of at most 8, so this costs a few steps whatever the count.
-std::uint64_t span_of(const value_run& run, std::uint32_t r, std::uint64_t count) {
-  std::uint64_t total = 0;
-  std::uint64_t done = 0;
-  std::uint64_t total_at[8];
-  std::uint64_t step_at[8];
-  bool seen[8] = {};
-  while (done < count) {
-    if (seen[r]) {
-      const std::uint64_t period = done - step_at[r];
-      const std::uint64_t period_bytes = total - total_at[r];
-      const std::uint64_t periods = (count - done) / period;
-      total += periods * period_bytes;
-      done += periods * period;
-      for (; done < count; ++done) {
-        total += run.layouts[r].size;
-        r = run.layouts[r].next;
-      }
-      return total;
-    }
-    seen[r] = true;
-    step_at[r] = done;
-    total_at[r] = total;
-    total += run.layouts[r].size;
-    r = run.layouts[r].next;
-    ++done;
-  }
-  return total;
+// The octets `count` elements of `run` take from residue `r` on (value_run::spans).
+inline std::uint64_t span_of(const value_run& run, std::uint32_t r, std::uint64_t count) {
+  const value_run::span_table& t = run.spans[r];
+  if (count <= std::uint64_t{t.lead} + t.period) return t.octets[count];
+  const std::uint64_t periods = (count - t.lead) / t.period;
+  const std::uint64_t rest = (count - t.lead) % t.period;
+  return t.octets[t.lead] + periods * (t.octets[t.lead + t.period] - t.octets[t.lead]) +
+         (t.octets[t.lead + rest] - t.octets[t.lead]);
 }
 
 // Whether any element from residue `r` on has padding to zero.
@@ -487,9 +486,8 @@ class plan_runner {
 
   // Booleans 0 or 1, enumerators in range: the leaves of one element at `at`.
   void check_leaves(const value_run& run, const run_layout& layout, const std::byte* at, bool swap) {
-    for (std::size_t i = 0; i < run.leaves.size(); ++i) {
+    for (const std::uint32_t i : run.checked_leaves) {
       const run_leaf& leaf = run.leaves[i];
-      if (leaf.what == run_leaf::check::none) continue;
       const std::byte* p = at + layout.offsets[i];
       if (leaf.what == run_leaf::check::boolean) {
         const auto v = std::to_integer<std::uint8_t>(*p);

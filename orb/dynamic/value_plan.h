@@ -61,7 +61,17 @@ struct value_run {
   std::uint8_t first_alignment = 1;  // of the first leaf
   std::uint8_t alignment = 1;        // the largest leaf: layouts repeat modulo this
   bool checked = false;              // some leaf is a boolean or an enumerator
+  std::vector<std::uint32_t> checked_leaves;  // their indices
   std::array<run_layout, 8> layouts;
+  // How many octets k elements take from each start residue, in constant time: the residues
+  // repeat after `lead` elements with a period of `period` elements; `octets[k]` is the size of
+  // the first k elements, for k up to lead + period.
+  struct span_table {
+    std::uint8_t lead = 0;
+    std::uint8_t period = 1;
+    std::array<std::uint64_t, 10> octets{};
+  };
+  std::array<span_table, 8> spans;
 };
 
 enum class plan_step : std::uint8_t {

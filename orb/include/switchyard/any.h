@@ -77,7 +77,7 @@ class native_any_value final : public any_value {
  private:
   T value_;
   mutable std::once_flag made_;
-  mutable cdr::output_stream canonical_{64, 2};
+  mutable cdr::output_stream canonical_{0, 2};  // allocated when first asked for
 };
 
 // Canonical CDR written into `value` (from position `origin`), adopted without a copy.
