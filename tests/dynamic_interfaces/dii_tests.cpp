@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -170,6 +171,47 @@ struct gated_echo final : test::full_echo_servant {
     return v;
   }
 };
+
+TEST_CASE("DII: deferred requests are collected on other threads, several at once", "[dii]") {
+  echo_server s({"-ORBThreads", "2"});
+  constexpr int threads = 4;
+  constexpr int per_thread = 25;
+  // Each thread sends its requests deferred, then hands them to the next thread, which collects
+  // them while its own are outstanding on the same connection.
+  std::vector<std::vector<request>> sent(threads);
+  for (int t = 0; t < threads; ++t)
+    for (int k = 0; k < per_thread; ++k) {
+      sent[t].emplace_back(s.echo, "echo_long");
+      sent[t].back().add_in_arg() <<= std::int32_t{t * 1000 + k};
+      sent[t].back().set_return_type(type_code::basic(tc_kind::tk_long));
+    }
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> workers;
+  std::mutex handed_mutex;
+  std::condition_variable handed;
+  int sent_by = 0;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      for (auto& call : sent[t]) call.send_deferred();
+      {
+        std::unique_lock lock(handed_mutex);
+        ++sent_by;
+        handed.notify_all();
+        // Bounded: every thread sends before any collects (5 s at most).
+        handed.wait_for(lock, std::chrono::seconds(5), [&] { return sent_by == threads; });
+      }
+      const int other = (t + 1) % threads;
+      for (int k = 0; k < per_thread; ++k) {
+        auto& call = sent[other][k];
+        call.get_response();
+        std::int32_t got = -1;
+        if (!(call.return_value() >>= got) || got != other * 1000 + k) ++wrong;
+      }
+    });
+  for (auto& w : workers) w.join();
+  CHECK(wrong == 0);
+  CHECK(sent_by == threads);
+}
 
 TEST_CASE("DII: poll_response says no until the reply has come", "[dii]") {
   auto gate = std::make_shared<gated_echo>();
