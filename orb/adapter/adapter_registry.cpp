@@ -106,6 +106,12 @@ lookup_status adapter_registry::find_operation(const operation_dispatch& operati
     out.skeleton = builtin;
     return lookup_status::found;
   }
+  // A dynamic servant takes every other operation (the DSI); only looked for after a miss.
+  if (out.target != nullptr)
+    if (skeleton_function any_operation = out.target->_interface().any_operation) {
+      out.skeleton = any_operation;
+      return lookup_status::found;
+    }
   return lookup_status::no_operation;
 }
 

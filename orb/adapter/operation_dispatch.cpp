@@ -8,7 +8,13 @@ const operation_dispatch& operation_dispatch_cache::table_for(const interface_in
                                                               demux_strategy strategy) {
   strategy = compiled_operation_demux.resolve(strategy);
   std::lock_guard lock(mutex_);
-  auto& slot = tables_[{&interface, strategy}];
+  // Dynamic servants carry an interface_info each (their ids differ) and list no operation: they
+  // share one empty table rather than leave one per servant, keyed by an address that is freed
+  // with the servant and may come back as another interface's.
+  const interface_info* key = &interface;
+  static const interface_info no_operations{};
+  if (interface.any_operation != nullptr && interface.operations.empty()) key = &no_operations;
+  auto& slot = tables_[{key, strategy}];
   if (!slot) {
     std::vector<demux::operation<skeleton_function>> ops;
     ops.reserve(interface.operations.size());

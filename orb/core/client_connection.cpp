@@ -155,9 +155,9 @@ bool client_connection::read_message(message_reader::result& out, call_deadline 
     if (out.what == message_reader::status::bad_header) raise_bad_header(out.header.status);
     if (deadline) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return false;
+      // At the deadline, one look without waiting: a deferred call's poll asks with a deadline of now.
       pollfd ready{connection_->handle(), POLLIN, 0};
-      int n = ::poll(&ready, 1, static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30)));
+      int n = ::poll(&ready, 1, left.count() <= 0 ? 0 : static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30)));
       if (n == 0) return false;
       if (n < 0 && errno == EINTR) continue;
     }

@@ -1,6 +1,7 @@
 #include "switchyard/invocation.h"
 
 #include <new>
+#include <utility>
 
 #include "orb/core/invocation_state.h"
 #include "orb/core/orb_impl.h"
@@ -66,14 +67,28 @@ invocation::invocation(const object_ref& target, std::string_view operation, std
   new (state_) core::invocation_state();
   core::invocation_state& state = state_of(state_);
   core::orb_impl& orb = target_.state()->orb();
-  state.previous_receiving_orb = exchange_receiving_orb(&orb);
+  core::orb_impl** slot = core::receiving_orb_slot();
+  state.previous_receiving_orb = std::exchange(*slot, &orb);
+  state.restore_receiving_orb_to = slot;
   if (auto timeout = orb.options().call_timeout; timeout.count() > 0) [[unlikely]]
     state.deadline = std::chrono::steady_clock::now() + timeout;
 }
 
+invocation::invocation(deferred_call_t, const object_ref& target, std::string_view operation,
+                       std::uint32_t operation_index)
+    : target_(target), operation_(operation), operation_index_(operation_index) {
+  if (target_.is_nil())
+    throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
+                          "invocation of '" + std::string(operation) + "' on a nil reference");
+  new (state_) core::invocation_state();
+  if (auto timeout = target_.state()->orb().options().call_timeout; timeout.count() > 0)
+    state_of(state_).deadline = std::chrono::steady_clock::now() + timeout;
+}
+
 invocation::~invocation() {
-  exchange_receiving_orb(state_of(state_).previous_receiving_orb);
-  state_of(state_).~invocation_state();
+  core::invocation_state& state = state_of(state_);
+  *state.restore_receiving_orb_to = state.previous_receiving_orb;
+  state.~invocation_state();
 }
 
 cdr::output_stream& invocation::begin(bool response_expected) {
@@ -122,18 +137,10 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   return out;
 }
 
-bool invocation::complete_twoway(user_exception_raiser raise_user) {
+// Inlined into complete_twoway: the stub's path is what it was before deferred calls.
+[[gnu::always_inline]] inline bool invocation::take_reply(user_exception_raiser raise_user) {
   core::invocation_state& state = state_of(state_);
   core::object_state& target = *target_.state();
-
-  try {
-    send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
-    state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
-  } catch (const SystemException& e) {
-    if (send_again(e)) return false;
-    throw;
-  }
-
   const giop::message_view& reply = state.reply.message();
   if (reply.header.type != giop::message_type::reply)
     throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
@@ -170,6 +177,70 @@ bool invocation::complete_twoway(user_exception_raiser raise_user) {
   }
   throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_enum, CompletionStatus::maybe,
                         "unknown reply status");
+}
+
+bool invocation::complete_twoway(user_exception_raiser raise_user) {
+  core::invocation_state& state = state_of(state_);
+
+  try {
+    send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
+    state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
+  } catch (const SystemException& e) {
+    if (send_again(e)) return false;
+    throw;
+  }
+  return take_reply(raise_user);
+}
+
+bool invocation::send_twoway() {
+  core::invocation_state& state = state_of(state_);
+  try {
+    send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
+  } catch (const SystemException& e) {
+    if (send_again(e)) return false;
+    throw;
+  }
+  return true;
+}
+
+bool invocation::reply_arrived() {
+  core::invocation_state& state = state_of(state_);
+  if (state.reply_taken) return true;
+  try {
+    state.bound.connection->wait_for_reply(state.request_id, std::chrono::steady_clock::now(), state.reply);
+  } catch (const SystemException& e) {
+    // Nothing yet; or the connection failed, which receive_twoway meets again and reports.
+    return e.kind() != SystemExceptionKind::TIMEOUT;
+  }
+  state.reply_taken = true;
+  return true;
+}
+
+void invocation::forget_reply() noexcept {
+  core::invocation_state& state = state_of(state_);
+  const bool waiting = !state.reply_taken;
+  state.reply.clear();
+  state.reply_taken = false;
+  if (!waiting || !state.bound.connection) return;
+  try {
+    state.bound.connection->abandon(state.request_id);
+  } catch (...) {
+    // Out of memory for the note: the reply is stashed when it comes, and stays.
+  }
+}
+
+bool invocation::receive_twoway(user_exception_raiser raise_user) {
+  core::invocation_state& state = state_of(state_);
+  if (!state.reply_taken) {
+    try {
+      state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
+    } catch (const SystemException& e) {
+      if (send_again(e)) return false;
+      throw;
+    }
+  }
+  state.reply_taken = false;
+  return take_reply(raise_user);
 }
 
 bool invocation::complete_oneway() {

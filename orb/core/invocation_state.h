@@ -18,11 +18,19 @@ struct invocation_state {
   std::uint32_t request_id = 0;
   // A request that provably never reached the server is sent again once, on a new connection.
   bool resent = false;
+  bool reply_taken = false;   // reply_arrived() has put the reply in `reply`
   // -ORBCallTimeout: when the whole call (connect, send, reply, any resend) must be done by.
   call_deadline deadline;
   // The thread's receiving ORB before this invocation made its target's ORB current, so that
   // references in the reply bind to it (switchyard/object_io.h); restored when the call ends.
   orb_impl* previous_receiving_orb = nullptr;
+  // Where the destructor puts it back: the thread's receiving-ORB slot, or, for a deferred call
+  // (which made no ORB current), previous_receiving_orb itself. No branch either way.
+  orb_impl** restore_receiving_orb_to = &previous_receiving_orb;
 };
+
+// The thread's receiving-ORB slot (switchyard/object_io.h), for invocations: they save and
+// restore it without a call each way.
+orb_impl** receiving_orb_slot() noexcept;
 
 }  // namespace switchyard::core

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "orb/core/invocation_state.h"
 #include "orb/core/object_state.h"
 #include "orb/core/orb_impl.h"
 #include "orb/ior/ior.h"
@@ -44,6 +45,10 @@ object_ref read_object(cdr::input_stream& in) {
 }
 
 core::orb_impl* current_receiving_orb() noexcept { return receiving_orb; }
+
+namespace core {
+orb_impl** receiving_orb_slot() noexcept { return &receiving_orb; }
+}  // namespace core
 
 core::orb_impl* exchange_receiving_orb(core::orb_impl* receiver) noexcept {
   return std::exchange(receiving_orb, receiver);

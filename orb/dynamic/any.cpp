@@ -1,22 +1,128 @@
+// The Any's two ways of holding a value (any.h), and values copied through their plans
+// (value_plan.h).
 #include "switchyard/any.h"
+
+#include <cstring>
+
+#include "orb/dynamic/type_code_node.h"
+#include "orb/dynamic/value_plan.h"
 
 namespace switchyard {
 
+namespace detail {
+
+any_value::~any_value() = default;
+
+const void* any_value::native(const std::type_info&) const noexcept { return nullptr; }
+
+namespace {
+
+// Canonical CDR in a stream of its own: `origin` zero octets, then the value.
+class canonical_any_value final : public any_value {
+ public:
+  canonical_any_value(cdr::output_stream&& bytes, std::uint8_t origin) : bytes_(std::move(bytes)), origin_(origin) {}
+
+  std::span<const std::byte> canonical() const override { return bytes_.bytes().subspan(origin_); }
+  std::uint8_t origin() const noexcept override { return origin_; }
+
+  void write(const type_code& type, cdr::output_stream& out) const override {
+    const std::span<const std::byte> value = canonical();
+    if (value.empty()) return;
+    const value_plan& plan = plan_of(type.node());
+    // At the position it was laid out for, and in the same rules: the octets as they are. The
+    // request stream may send them without a copy (the Any outlives the send).
+    if ((out.aligned_position() & 7) == origin_ && (plan.version_neutral || out.giop_minor() >= 2)) {
+      out.write_octets(value.data(), value.size());
+      return;
+    }
+    cdr::input_stream in(value, cdr::native_byte_order, origin_, 2);
+    run_plan(plan, in, &out, {.check = false, .zero_padding = false});
+  }
+
+ private:
+  cdr::output_stream bytes_;
+  std::uint8_t origin_;
+};
+
+}  // namespace
+
+std::shared_ptr<const any_value> adopt_canonical(cdr::output_stream&& value, std::uint8_t origin) {
+  return std::make_shared<const canonical_any_value>(std::move(value), origin);
+}
+
+}  // namespace detail
+
+void any::assign(type_code type, std::span<const std::byte> canonical_value, std::uint8_t origin) {
+  origin &= 7;
+  cdr::output_stream out(origin + canonical_value.size(), 2);
+  for (std::uint8_t k = 0; k < origin; ++k) out.write_octet(0);
+  out.write_octets(canonical_value.data(), canonical_value.size());
+  type_ = std::move(type);
+  value_ = detail::adopt_canonical(std::move(out), origin);
+}
+
 void any::assign_from(type_code type, cdr::input_stream& value) {
-  cdr::output_stream out(64, 2);
-  copy_value(type, value, out);
-  assign(std::move(type), out.bytes());
+  const detail::value_plan& plan = detail::plan_of(type.node());
+  const auto origin = static_cast<std::uint8_t>(value.aligned_position() & 7);
+  // A value that can take no more than a small buffer is copied and checked at once. A larger
+  // one is checked and measured first, so that its canonical stream is allocated once, then
+  // copied without checking again (the copy zeroes the padding it takes in blocks).
+  constexpr std::size_t small = 1024;
+  if (value.remaining() <= small) {
+    cdr::output_stream out(origin + value.remaining() + 16, 2);
+    for (std::uint8_t k = 0; k < origin; ++k) out.write_octet(0);
+    detail::run_plan(plan, value, &out, {.check = true, .zero_padding = true});
+    type_ = std::move(type);
+    value_ = detail::adopt_canonical(std::move(out), origin);
+    return;
+  }
+  cdr::input_stream probe = value;
+  detail::run_plan(plan, probe, nullptr, {.check = true, .zero_padding = false});
+  const std::size_t size = probe.position() - value.position();
+  cdr::output_stream out(origin + size + size / 8 + 16, 2);
+  for (std::uint8_t k = 0; k < origin; ++k) out.write_octet(0);
+  detail::run_plan(plan, value, &out, {.check = false, .zero_padding = true});
+  type_ = std::move(type);
+  value_ = detail::adopt_canonical(std::move(out), origin);
+}
+
+bool operator==(const any& a, const any& b) {
+  if (!a.type_.equal(b.type_)) return false;
+  if (a.value_ == b.value_) return true;
+  const std::span<const std::byte> x = a.value();
+  if (a.value_origin() == b.value_origin()) {
+    const std::span<const std::byte> y = b.value();
+    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size()) == 0);
+  }
+  // Laid out from different positions: b's value laid out as a's, then compared.
+  cdr::output_stream relaid(a.value_origin() + x.size() + 16, 2);
+  for (std::uint8_t k = 0; k < a.value_origin(); ++k) relaid.write_octet(0);
+  cdr::input_stream in = b.value_stream();
+  detail::run_plan(detail::plan_of(b.type_.node()), in, &relaid, {.check = false, .zero_padding = false});
+  const std::span<const std::byte> y = relaid.bytes().subspan(a.value_origin());
+  return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size()) == 0);
 }
 
 void write_any(cdr::output_stream& out, const any& value) {
-  write_type_code(out, value.type());
-  cdr::input_stream in = value.value_stream();
-  copy_value(value.type(), in, out);
+  write_type_code(out, value.type_);
+  if (value.value_) value.value_->write(value.type_, out);
+}
+
+void write_value(cdr::output_stream& out, const any& value) {
+  if (value.value_) value.value_->write(value.type_, out);
 }
 
 void read_any(cdr::input_stream& in, any& value) {
   type_code type = read_type_code(in);
   value.assign_from(std::move(type), in);
+}
+
+void copy_value(const type_code& type, cdr::input_stream& in, cdr::output_stream& out) {
+  detail::run_plan(detail::plan_of(type.node()), in, &out, {});
+}
+
+void skip_value(const type_code& type, cdr::input_stream& in) {
+  detail::run_plan(detail::plan_of(type.node()), in, nullptr, {});
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "orb/dynamic/type_code_node.h"
+#include "orb/dynamic/value_plan.h"
 
 namespace switchyard {
 
@@ -61,6 +62,11 @@ void bind_placeholders(const type_code_node& node, const std::string& id,
 }
 
 }  // namespace
+
+type_code_node::~type_code_node() {
+  release_plan(plan.load(std::memory_order_acquire));
+  delete encoding.load(std::memory_order_acquire);
+}
 
 const type_code_node& resolve(const type_code_node& node) {
   if (!node.placeholder) return node;

@@ -2,7 +2,13 @@
 // line (string and wstring bound, fixed digits and scale), complex kinds with their parameters in
 // an encapsulation, and indirections (TCKind 0xffffffff, then a long offset from that long to an
 // earlier TypeCode's TCKind) for recursive and repeated TypeCodes.
+//
+// Neither direction interprets a TypeCode it has seen before: each description keeps its own CDR
+// once written (type_code_node::encoding), and each thread keeps the TypeCodes it read last, by
+// their octets, so that the same TypeCode arriving with every request is parsed once.
+#include <array>
 #include <cstring>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -58,6 +64,8 @@ bool valid_discriminator(tc_kind k) {
 class type_code_writer {
  public:
   explicit type_code_writer(cdr::output_stream& out) : out_(out) {}
+  // Whether a wchar label was written (its CDR depends on the GIOP version).
+  bool wrote_wchar_labels() const noexcept { return wchar_labels_; }
 
   void write(const type_code& tc) {
     const auto& shared = tc.shared_node();
@@ -165,7 +173,10 @@ class type_code_writer {
       case tc_kind::tk_boolean: out_.write_boolean(label != 0); return;
       case tc_kind::tk_char: out_.write_char(static_cast<char>(label)); return;
       case tc_kind::tk_octet: out_.write_octet(static_cast<std::uint8_t>(label)); return;
-      case tc_kind::tk_wchar: out_.write_wchar(static_cast<char16_t>(label)); return;
+      case tc_kind::tk_wchar:
+        out_.write_wchar(static_cast<char16_t>(label));
+        wchar_labels_ = true;
+        return;
       default:
         throw SystemException(SystemExceptionKind::BAD_TYPECODE, 0, CompletionStatus::no,
                               "union discriminator of " + std::string(to_string(disc)));
@@ -173,6 +184,7 @@ class type_code_writer {
   }
 
   cdr::output_stream& out_;
+  bool wchar_labels_ = false;
   // The complex TypeCodes being written, with the offset of their TCKind in the buffer: the
   // targets of indirections.
   std::vector<std::pair<const type_code_node*, std::size_t>> open_;
@@ -355,14 +367,61 @@ class type_code_reader {
   std::vector<std::pair<const std::byte*, std::shared_ptr<const type_code_node>>> done_;
 };
 
-}  // namespace
-
-void write_type_code(cdr::output_stream& out, const type_code& tc) {
+// The encoding of a complex TypeCode, made on first use and kept with its description.
+const detail::type_code_encoding& encoding_of(const type_code_node& n) {
+  if (const auto* kept = n.encoding.load(std::memory_order_acquire)) [[likely]]
+    return *kept;
+  cdr::output_stream out(256, 2);
   type_code_writer writer(out);
-  writer.write(tc);
+  writer.write(type_code(std::shared_ptr<const type_code_node>(std::shared_ptr<const type_code_node>(), &n)));
+  auto made = std::make_unique<detail::type_code_encoding>();
+  made->octets.assign(out.bytes().begin(), out.bytes().end());
+  made->wchar_labels = writer.wrote_wchar_labels();
+  const detail::type_code_encoding* expected = nullptr;
+  if (n.encoding.compare_exchange_strong(expected, made.get(), std::memory_order_acq_rel)) return *made.release();
+  return *expected;
 }
 
-type_code read_type_code(cdr::input_stream& in) {
+// The TypeCodes this thread read last, by their octets (kind, then the encapsulation), so that a
+// TypeCode that comes with every request (an Any's, a DII request's) is parsed once. Small and
+// searched in order: a hit is a few length compares and one memcmp.
+class read_cache {
+ public:
+  static read_cache& of_this_thread() {
+    thread_local read_cache cache;
+    return cache;
+  }
+  // Encapsulations longer than this are parsed every time (and never kept).
+  static constexpr std::size_t max_octets = 16384;
+
+  const type_code* find(std::uint32_t kind, std::uint8_t minor, std::span<const std::byte> octets) const noexcept {
+    for (const auto& e : entries_)
+      if (e.octets.size() == octets.size() && e.kind == kind && e.minor == minor && !e.octets.empty() &&
+          std::memcmp(e.octets.data(), octets.data(), octets.size()) == 0)
+        return &e.type;
+    return nullptr;
+  }
+  void add(std::uint32_t kind, std::uint8_t minor, std::span<const std::byte> octets, const type_code& type) {
+    entry& e = entries_[next_];
+    next_ = (next_ + 1) % entries_.size();
+    e.kind = kind;
+    e.minor = minor;
+    e.octets.assign(octets.begin(), octets.end());
+    e.type = type;
+  }
+
+ private:
+  struct entry {
+    std::uint32_t kind = 0;
+    std::uint8_t minor = 0;
+    std::vector<std::byte> octets;
+    type_code type;
+  };
+  std::array<entry, 16> entries_;
+  std::size_t next_ = 0;
+};
+
+type_code parse_type_code(cdr::input_stream& in) {
   type_code_reader reader;
   try {
     return reader.read(in, 0);
@@ -371,6 +430,50 @@ type_code read_type_code(cdr::input_stream& in) {
     // A discriminator of the wrong kind, an unbound recursion: malformed input all the same.
     in.throw_marshal(minor::bad_typecode, e.detail());
   }
+}
+
+}  // namespace
+
+void write_type_code(cdr::output_stream& out, const type_code& tc) {
+  const type_code_node& n = tc.node();
+  if (is_simple(n.kind)) {
+    out.write_ulong(static_cast<std::uint32_t>(n.kind));
+    return;
+  }
+  if (has_encapsulation(n.kind)) {
+    const detail::type_code_encoding& encoding = encoding_of(n);
+    if (!encoding.wchar_labels || out.giop_minor() >= 2) {
+      std::byte* at = out.reserve_aligned(4, encoding.octets.size());
+      std::memcpy(at, encoding.octets.data(), encoding.octets.size());
+      return;
+    }
+  }
+  type_code_writer writer(out);
+  writer.write(tc);
+}
+
+type_code read_type_code(cdr::input_stream& in) {
+  // Kind and encapsulation length first, on a copy: a TypeCode read before is not parsed again.
+  cdr::input_stream ahead = in;
+  ahead.align(4);
+  if (ahead.remaining() >= 8) {
+    const std::uint32_t kind = ahead.read_ulong();
+    if (kind <= static_cast<std::uint32_t>(tc_kind::tk_fixed) && has_encapsulation(static_cast<tc_kind>(kind))) {
+      const std::uint32_t length = ahead.read_ulong();
+      if (length <= ahead.remaining() && length <= read_cache::max_octets) {
+        const std::span<const std::byte> octets(ahead.take(length), length);
+        read_cache& cache = read_cache::of_this_thread();
+        if (const type_code* known = cache.find(kind, in.giop_minor(), octets)) {
+          in = ahead;
+          return *known;
+        }
+        type_code read = parse_type_code(in);
+        cache.add(kind, in.giop_minor(), octets, read);
+        return read;
+      }
+    }
+  }
+  return parse_type_code(in);
 }
 
 void read_type_code(cdr::input_stream& in, type_code& out) { out = read_type_code(in); }

@@ -2,6 +2,8 @@
 // keeps it opaque so that the layout can change without touching generated code.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,7 +13,21 @@
 
 namespace switchyard::detail {
 
+struct compiled_plan;  // value_plan.h
+
+// The TypeCode's own CDR, as write_type_code writes it at a 4-aligned position (its kind, then its
+// parameters or its encapsulation): position-independent, so written again with one copy.
+struct type_code_encoding {
+  std::vector<std::byte> octets;
+  bool wchar_labels = false;  // a union with wchar labels inside: valid for GIOP 1.2 streams only
+};
+
 struct type_code_node {
+  type_code_node() = default;
+  type_code_node(const type_code_node&) = delete;
+  type_code_node& operator=(const type_code_node&) = delete;
+  ~type_code_node();
+
   tc_kind kind = tc_kind::tk_null;
   std::string id, name;
   std::vector<std::string> member_names;       // struct, union, enum, except
@@ -27,6 +43,12 @@ struct type_code_node {
   // names the enclosing type, `target` is bound once that type exists. Weak: no reference cycle.
   bool placeholder = false;
   mutable std::weak_ptr<const type_code_node> target;
+
+  // Computed on first use and kept: the plan that copies values of this type (value_plan.h), and
+  // the encoding (GIOP 1.2 rules for wchar labels: a TypeCode with such labels uses it in GIOP 1.2
+  // streams only). Set once with a compare-and-swap; freed with the node.
+  mutable std::atomic<const compiled_plan*> plan{nullptr};
+  mutable std::atomic<const type_code_encoding*> encoding{nullptr};
 };
 
 // The node a placeholder stands for (or the node itself); BAD_TYPECODE when it is unbound or its

@@ -144,9 +144,17 @@ TEST_CASE("a struct of a type unknown here is read, kept and re-marshaled", "[dy
   // The TypeCode ends at 92: the long follows at once, the double at 96 with no padding.
   any a = read_all(tc_be + value_be, byte_order::big_endian);
   CHECK(a.type() == record_tc());
-  // Canonical: little-endian here, the double at 8 from the value's start.
+  // Canonical: little-endian here, laid out from the position it had in the message (92, 4
+  // modulo 8): the double follows the long with no padding, as on the wire.
+  CHECK(a.value_origin() == 4);
   CHECK(to_hex(bytes(a.value().begin(), a.value().end())) ==
-        to_hex(hex("feffffff 00000000 00000000 00000940 04000000") + text("abc") + hex("01")));
+        to_hex(hex("feffffff 00000000 00000940 04000000") + text("abc") + hex("01")));
+  // The same value laid out from position 0 (padding before the double) is the same value.
+  any from_zero;
+  from_zero.assign(record_tc(), hex("feffffff 00000000 00000000 00000940 04000000") + text("abc") + hex("01"));
+  CHECK(from_zero.value_origin() == 0);
+  CHECK(from_zero == a);
+  CHECK(a == from_zero);
   // Read back by walking the TypeCode.
   auto in = a.value_stream();
   CHECK(in.read_long() == -2);

@@ -4,7 +4,9 @@
 #  2. builds and runs tests/install/consumer.cpp through pkg-config, linked shared and static;
 #  3. configures and builds docs/examples/greeter (its own Meson project: dependency('switchyard')
 #     through pkg-config, the installed syidl through find_program), runs its server on 127.0.0.1
-#     and its client against it, and checks what the client prints.
+#     and its client against it, and checks what the client prints;
+#  4. runs the example's dynamic programs (the DII client, the DSI server) against the generated
+#     ones and each other: every pair prints what the generated pair prints.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR EXAMPLE_DIR
 set -euo pipefail
 build=$1
@@ -114,3 +116,40 @@ wait "$server_pid" || server_status=$?
 server_pid=""
 [ "$server_status" -eq 0 ] || { cat "$root/server.out" >&2; echo "greeter_server exited $server_status" >&2; exit 1; }
 echo "example: greeter_server and greeter_client on 127.0.0.1: ok"
+
+# 4. The dynamic programs: a fresh server for each pair, the same names, the same output.
+run_pair() {  # $1 server program, $2 client program
+  local ior="$root/$1-$2.ior" status=0
+  "$example_build/$1" --ior-file "$ior" >"$root/$1-$2.server" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 100); do
+    [ -s "$ior" ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -s "$ior" ] || { cat "$root/$1-$2.server" >&2; echo "$1 wrote no IOR" >&2; exit 1; }
+  timeout 30 "$example_build/$2" "$ior" Ada Grace "" >"$root/$1-$2.client" 2>&1 || status=$?
+  if [ "$status" -ne 3 ] || [ "$(cat "$root/$1-$2.client")" != "$expected" ]; then
+    echo "$2 against $1 exited $status and printed:" >&2
+    cat "$root/$1-$2.client" "$root/$1-$2.server" >&2
+    exit 1
+  fi
+  kill -TERM "$server_pid"
+  for _ in $(seq 100); do
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$server_pid" 2>/dev/null; then
+    kill -KILL "$server_pid"
+    echo "$1 did not stop on SIGTERM" >&2
+    exit 1
+  fi
+  status=0
+  wait "$server_pid" || status=$?
+  server_pid=""
+  [ "$status" -eq 0 ] || { cat "$root/$1-$2.server" >&2; echo "$1 exited $status" >&2; exit 1; }
+  echo "example: $2 against $1: ok"
+}
+run_pair greeter_dynamic_server greeter_client
+run_pair greeter_server greeter_dynamic_client
+run_pair greeter_dynamic_server greeter_dynamic_client

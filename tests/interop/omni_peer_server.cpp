@@ -5,14 +5,16 @@
 // so a reader never sees half a file), and serves until SIGTERM/SIGINT or --seconds run out.
 //
 //   omni_peer_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]
-//                    [--poa ins|root] [-ORB<option> <value> ...]
+//                    [--poa ins|root] [--echo static|dsi] [-ORB<option> <value> ...]
 //
 // --poa ins (the default) activates the objects in omniORB's INS POA, so their object keys are
 // the plain strings "echo", "ttcp0", "ttcp1", ... and corbaloc::127.0.0.1:P/echo reaches them;
 // --poa root uses the RootPOA (omniORB's usual transient keys). Any -ORB option is passed to
-// omniORB; when one of them is -ORBendPoint, --host/--port are not used.
+// omniORB; when one of them is -ORBendPoint, --host/--port are not used. --echo dsi serves Echo
+// through omniORB's DSI (omni_dsi_echo.h) instead of its generated skeleton.
 #include "integrity.hh"
 #include "benchmarks/peers/omni_echo_servant.h"
+#include "tests/interop/omni_dsi_echo.h"
 #include "ttcp_sequence.hh"
 
 #include <algorithm>
@@ -50,12 +52,13 @@ struct options {
   unsigned servants = 1;
   unsigned seconds = 0;  // 0: until a signal
   bool ins_poa = true;
+  bool dsi_echo = false;
 };
 
 [[noreturn]] void usage(const char* why) {
   std::cerr << "omni_peer_server: " << why << "\n"
             << "usage: omni_peer_server --ior-file PATH [--servants N] [--host H] [--port P]"
-               " [--seconds S] [--poa ins|root] [-ORB<option> <value> ...]\n";
+               " [--seconds S] [--poa ins|root] [--echo static|dsi] [-ORB<option> <value> ...]\n";
   std::exit(2);
 }
 
@@ -97,6 +100,10 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args, bool& has_end
       std::string poa = value("--poa needs ins or root");
       if (poa != "ins" && poa != "root") usage("--poa is ins or root");
       opts.ins_poa = poa == "ins";
+    } else if (arg == "--echo") {
+      std::string echo = value("--echo needs static or dsi");
+      if (echo != "static" && echo != "dsi") usage("--echo is static or dsi");
+      opts.dsi_echo = echo == "dsi";
     } else {
       usage(("unknown argument " + arg).c_str());
     }
@@ -160,7 +167,8 @@ int main(int argc, char** argv) {
       CORBA::String_var ior = orb->object_to_string(object);
       lines += name + " " + ior.in() + "\n";
     };
-    activate(new echo_servant, "echo", "echo");
+    if (opts.dsi_echo) activate(new test::omni_dsi_echo(orb), "echo", "echo");
+    else activate(new echo_servant, "echo", "echo");
     for (unsigned i = 0; i < opts.servants; ++i) {
       activate(new ttcp_servant, "ttcp" + std::to_string(i), "ttcp/" + std::to_string(i));
     }

@@ -28,13 +28,14 @@ namespace test {
 // stopped with SIGTERM (SIGKILL when it does not go within 10 s). Every wait is bounded.
 class omni_server {
  public:
-  explicit omni_server(const std::string& program, unsigned servants = 2) {
+  explicit omni_server(const std::string& program, unsigned servants = 2, std::vector<std::string> extra = {}) {
     directory_ = std::filesystem::temp_directory_path() /
                  ("sy_omni_" + std::to_string(::getpid()) + "_" + std::to_string(next_id_++));
     std::filesystem::create_directories(directory_);
     auto ior_file = (directory_ / "iors.txt").string();
     std::vector<std::string> args = {program,         "--ior-file",  ior_file, "--servants",
                                      std::to_string(servants), "--seconds", "120"};
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -1,7 +1,8 @@
 // sy_peer_server: our ORB serving N ttcp_sequence servants, for omniORB's client (omni_peer_client)
 // and the benchmarks' cross-ORB series.
 //
-//   sy_peer_server --ior-file PATH [--servants N] [--seconds S] [--counts] [-ORB<option> <value> ...]
+//   sy_peer_server --ior-file PATH [--servants N] [--seconds S] [--counts] [--dsi-echo]
+//                  [-ORB<option> <value> ...]
 //
 // Writes "ttcp/0 <IOR>", "ttcp/1 <IOR>", ... and "endpoint iiop://127.0.0.1:P" (what the ORB
 // listens on) to --ior-file, through a temporary file and a rename so a reader never sees half a
@@ -9,6 +10,10 @@
 // corbaloc::127.0.0.1:P/ttcp0 works. -ORB options go to orb_init (-ORBServantDemux,
 // -ORBOperationDemux, -ORBGIOPVersion, ...); without -ORBListenEndpoints the ORB listens on
 // iiop://127.0.0.1:0. Serves until SIGTERM/SIGINT or until --seconds run out.
+//
+// --dsi-echo also serves Integrity::Echo through our DSI (tests/dynamic_interfaces/dsi_echo_servant.h),
+// id and plain key `echo`, as the line "echo <IOR>", for omniORB's client (omni_peer_client
+// --call echo-all).
 //
 // The servants check what they receive against what omni_peer_client sends (octet i is i mod 256;
 // struct i is {i+1, 'A'+i%26, 1000(i+1), 0xF0+i%16, 0.5(i+1)}) and count calls and bad payloads;
@@ -30,6 +35,7 @@
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
 #include "tests/core/hand_interfaces.h"
+#include "tests/dynamic_interfaces/dsi_echo_servant.h"
 
 namespace {
 
@@ -70,13 +76,14 @@ struct options {
   unsigned servants = 1;
   unsigned seconds = 0;  // 0: until a signal
   bool print_counts = false;
+  bool dsi_echo = false;
   std::vector<std::string> orb_args;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "sy_peer_server: " << why << "\n"
             << "usage: sy_peer_server --ior-file PATH [--servants N] [--seconds S] [--counts]"
-               " [-ORB<option> <value> ...]\n";
+               " [--dsi-echo] [-ORB<option> <value> ...]\n";
   std::exit(2);
 }
 
@@ -111,6 +118,8 @@ options parse(int argc, char** argv) {
       opts.seconds = to_unsigned(value("--seconds needs a number"), "bad --seconds");
     } else if (arg == "--counts") {
       opts.print_counts = true;
+    } else if (arg == "--dsi-echo") {
+      opts.dsi_echo = true;
     } else {
       usage("unknown argument " + arg);
     }
@@ -158,6 +167,12 @@ int main(int argc, char** argv) {
       orb->bind_key(id, ref);
       lines += "ttcp/" + std::to_string(i) + " " + orb->object_to_string(ref) + "\n";
     }
+    auto dsi_echo = std::make_shared<test::dsi_echo_servant>();
+    if (opts.dsi_echo) {
+      auto ref = root.activate_with_id("echo", dsi_echo);
+      orb->bind_key("echo", ref);
+      lines += "echo " + orb->object_to_string(ref) + "\n";
+    }
     for (const auto& endpoint : orb->endpoints()) lines += "endpoint " + endpoint + "\n";
     if (!write_ior_file(opts.ior_file, lines)) {
       std::cerr << "sy_peer_server: cannot write " << opts.ior_file << "\n";
@@ -190,6 +205,7 @@ int main(int argc, char** argv) {
         std::cout << "counts ttcp/" << i << " twoway=" << s.twoway << " oneway=" << s.oneway
                   << " octets=" << s.octets << " structs=" << s.structs << " bad=" << s.bad << "\n";
       }
+      if (opts.dsi_echo) std::cout << "counts echo served=" << dsi_echo->served() << "\n";
     }
     std::cout << "sy_peer_server: stopped" << std::endl;
   } catch (const switchyard::Exception& e) {

@@ -24,6 +24,15 @@ class SystemException;
 // The stub does not know the operation's index (no active demultiplexing for this call).
 inline constexpr std::uint32_t no_operation_index = 0xffffffffu;
 
+// Makes an invocation for a deferred synchronous call (the DII's send_deferred): its reply may be
+// taken later, after other calls, or on another thread, so it does not make its target's ORB the
+// thread's receiving ORB (switchyard/object_io.h) for its lifetime as a stub's invocation does;
+// whoever reads object references from its reply opens a reference_binding_scope.
+struct deferred_call_t {
+  explicit deferred_call_t() = default;
+};
+inline constexpr deferred_call_t deferred_call{};
+
 // Called with a USER_EXCEPTION reply: throws the generated exception that `repository_id` names,
 // reading its members from `body`; returning means the id is not one the operation raises
 // (the invocation then raises UNKNOWN).
@@ -32,6 +41,8 @@ using user_exception_raiser = void (*)(std::string_view repository_id, cdr::inpu
 class invocation {
  public:
   invocation(const object_ref& target, std::string_view operation,
+             std::uint32_t operation_index = no_operation_index);
+  invocation(deferred_call_t, const object_ref& target, std::string_view operation,
              std::uint32_t operation_index = no_operation_index);
   ~invocation();
   invocation(const invocation&) = delete;
@@ -62,12 +73,41 @@ class invocation {
     invoke_oneway([](cdr::output_stream&) {});
   }
 
+  // A deferred synchronous call: send_deferred sends a two-way request and returns; the reply is
+  // taken later with receive_reply, which waits for it (and marshals the arguments again when the
+  // request must go out again: a LOCATION_FORWARD, or a connection that provably never had it),
+  // and reply_arrived says without waiting whether it has come (reading it if it has; true also
+  // when the connection failed, which receive_reply then reports). -ORBCallTimeout counts from
+  // the send.
+  template <class MarshalArguments>
+  void send_deferred(MarshalArguments&& marshal_arguments) {
+    do marshal_arguments(begin(true));
+    while (!send_twoway());
+  }
+  bool reply_arrived();
+  template <class MarshalArguments>
+  cdr::input_stream& receive_reply(MarshalArguments&& marshal_arguments, user_exception_raiser raise_user = nullptr) {
+    while (!receive_twoway(raise_user)) {
+      do marshal_arguments(begin(true));
+      while (!send_twoway());
+    }
+    return reply_body_;
+  }
+  // A deferred call whose reply will not be taken: it is dropped when it comes.
+  void forget_reply() noexcept;
+
  private:
   cdr::output_stream& begin(bool response_expected);
   // False when the request must be written again: it went to a forwarded target, or it provably
   // never reached the server and goes out again on a new connection.
   bool complete_twoway(user_exception_raiser raise_user);
   bool complete_oneway();
+  // complete_twoway in two steps, for deferred calls: false when the request must be written
+  // again. receive_twoway waits unless reply_arrived has read the reply already.
+  bool send_twoway();
+  bool receive_twoway(user_exception_raiser raise_user);
+  // The reply in the state, read: the results, or an exception raised, or false for a forward.
+  bool take_reply(user_exception_raiser raise_user);
   // After a failed send or wait: true when the request is to be sent again.
   bool send_again(const SystemException& failure);
 
@@ -78,7 +118,7 @@ class invocation {
   cdr::input_stream reply_body_;
   // The invocation's state (binding, request id, the reply it holds) without a heap allocation:
   // its type lives in orb/core/invocation_state.h, which checks that it fits here.
-  alignas(8) std::byte state_[184];
+  alignas(8) std::byte state_[192];
 };
 
 }  // namespace switchyard

@@ -35,6 +35,9 @@ struct interface_info {
   std::span<const std::string_view> repository_ids;  // itself and every base (for _is_a)
   std::span<const operation_info> operations;        // attributes as _get_x / _set_x
   generated_operation_lookup perfect_lookup = nullptr;
+  // Serves every operation `operations` does not list, after the built-in ones (_is_a, ...):
+  // a dynamic servant's (switchyard/dynamic_servant.h). None for generated skeletons.
+  skeleton_function any_operation = nullptr;
 };
 
 // The base of every servant. Generated skeletons derive from it and implement _interface();
