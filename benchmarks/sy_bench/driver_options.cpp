@@ -166,13 +166,22 @@ void note_run(const common_options& options, const std::string& experiment, cons
   localtime_r(&now, &local);
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", &local);
   std::string revision = default_out_dir().filename().string();
+  std::string load = "?";
+  if (std::FILE* loadavg = std::fopen("/proc/loadavg", "r")) {
+    char line[64] = {};
+    if (std::fgets(line, sizeof line, loadavg) != nullptr) {
+      load = line;
+      load = load.substr(0, load.find(' ', load.find(' ', load.find(' ') + 1) + 1));
+    }
+    std::fclose(loadavg);
+  }
   std::FILE* out = std::fopen((options.out / "run.txt").c_str(), "a");
   if (out == nullptr) return;
-  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, %ld CPUs online, %s (date-revision %s)\n", when,
-               experiment.c_str(), std::string(to_string(options.size)).c_str(),
+  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, %ld CPUs online, load average %s, %s (date-revision %s)\n",
+               when, experiment.c_str(), std::string(to_string(options.size)).c_str(),
                options.pin == pin_mode::same ? "same" : options.pin == pin_mode::split ? "split" : "none",
                options.collocated ? "collocated" : options.transport.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
-               detail.c_str(), revision.c_str());
+               load.c_str(), detail.c_str(), revision.c_str());
   std::fclose(out);
 }
 

@@ -17,6 +17,7 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
   demux   [--servants 1,100,...] [--operations 1,10,100] [--strategy linear,dynamic,perfect,active]
           [--servant-demux ...] [--operation-demux ...] [--all-pairs] [--no-object-id-table]
           [--invocation request-train,round-robin,random,worst-case] [--requests N] [--no-instrument]
+          [--rounds R] [--order interleaved|contiguous] [--warmup W] [--seed S]
   latency [--mode twoway,oneway] [--types none,octet,short,long,double,char,binstruct] [--units 1,2,...,1024]
           [--echo-types echo_doubles,echo_longs,echo_records,echo_narecords,echo_any|none]
           [--echo-bytes 144,2416,...,24016]

@@ -19,8 +19,9 @@ namespace switchyard::bench {
 namespace {
 int server_cpu = -1;  // -1: no pinning of servers beyond inheritance
 
-// Children alive, so that an interrupted run (Ctrl-C, SIGTERM) takes them down too.
-constexpr int max_children = 64;
+// Children alive, so that an interrupted run (Ctrl-C, SIGTERM) takes them down too. The demux
+// experiment keeps a server per cell of its grid alive (up to 288 with --paper).
+constexpr int max_children = 1024;
 std::atomic<pid_t> live_children[max_children];
 
 void track(pid_t pid) {
