@@ -19,14 +19,14 @@ REQUIRED = {
               "demux_rounds.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
                                    "round", "position", "median_us"]},
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
-                                "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket"],
+                                "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket", "link"],
                 "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns"]},
     "soak": {"soak.csv": ["model", "phase", "requests_done", "elapsed_s", "rss_kb", "descriptors", "threads",
                           "failures", "servants", "clients"]},
     "load": {"load.csv": ["series", "concurrency", "connections", "requests_per_s", "p50_us", "p99_us",
                           "server_cpu_pct", "server_rss_kb", "call", "requests", "errors"]},
     "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds",
-                          "mbps", "mbps_min", "mbps_max", "ratio_to_socket"]},
+                          "mbps", "mbps_min", "mbps_max", "ratio_to_socket", "link"]},
 }
 POSITIVE = {"requests_per_s", "p50_us", "server_rss_kb", "requests", "connections", "runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
             "total_bytes", "buffer_bytes", "rounds", "round", "ci_low_us", "ci_high_us", "ci_coverage"}

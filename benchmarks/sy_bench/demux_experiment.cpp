@@ -150,6 +150,7 @@ int demux_main(std::vector<std::string> args) {
   if (paired && s.servant_demux.size() != s.operation_demux.size()) paired = false;
   if (s.rounds < 6)
     std::cerr << "demux: fewer than 6 rounds give no 95 % interval: the CI columns stay empty\n";
+  set_up_network(common);
 
   std::filesystem::create_directories(common.out);
   std::cerr << "demux: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", out "
@@ -327,7 +328,7 @@ int demux_main(std::vector<std::string> args) {
                        ns_field(servant_ns), ns_field(operation_ns), ns_field(demux_ns), transport, pin,
                        server.id_table, std::to_string(cell.round_median_us.size()), us_field(latency.low),
                        us_field(latency.high), format_number(latency.coverage, 4), ns_field(demux.low),
-                       ns_field(demux.high), format_number(stats.median), std::string("loopback")})
+                       ns_field(demux.high), format_number(stats.median), link_label(common)})
       row.push_back(field);
     table.add(row);
     for (std::size_t r = 0; r < cell.round_median_us.size(); ++r) {

@@ -1,5 +1,7 @@
 #include "benchmarks/sy_bench/driver_options.h"
 
+#include "benchmarks/sy_bench/network_namespaces.h"
+
 #include <charconv>
 #include <cstdio>
 #include <ctime>
@@ -134,6 +136,16 @@ common_options parse_common(arg_parser& args) {
     options.transport = *transport;
   }
   options.collocated = args.flag("--collocated");
+  options.netns = args.flag("--netns");
+  if (auto link = args.value("--link")) {
+    check_link_shape(*link);  // usage_error for a rate or delay tc would not take
+    options.link = *link;
+    options.netns = true;
+  }
+  if (options.netns && options.collocated)
+    throw usage_error("--netns puts the server in another network namespace: not with --collocated");
+  if (options.netns && options.transport != "iiop")
+    throw usage_error("--netns crosses a veth pair with TCP: --transport iiop only");
   auto out = args.value("--out");
   options.out = out ? std::filesystem::path(*out) : default_out_dir();
   options.orb_args = args.orb_args();
@@ -177,12 +189,17 @@ void note_run(const common_options& options, const std::string& experiment, cons
   }
   std::FILE* out = std::fopen((options.out / "run.txt").c_str(), "a");
   if (out == nullptr) return;
-  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, %ld CPUs online, load average %s, %s (date-revision %s)\n",
+  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, link %s, %ld CPUs online, load average %s, %s (date-revision %s)\n",
                when, experiment.c_str(), std::string(to_string(options.size)).c_str(),
                options.pin == pin_mode::same ? "same" : options.pin == pin_mode::split ? "split" : "none",
-               options.collocated ? "collocated" : options.transport.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
-               load.c_str(), detail.c_str(), revision.c_str());
+               options.collocated ? "collocated" : options.transport.c_str(), link_label(options).c_str(),
+               sysconf(_SC_NPROCESSORS_ONLN), load.c_str(), detail.c_str(), revision.c_str());
   std::fclose(out);
+}
+
+std::string link_label(const common_options& options) {
+  if (!options.netns) return "loopback";
+  return options.link.empty() ? "veth" : options.link;
 }
 
 std::string_view to_string(preset p) noexcept {

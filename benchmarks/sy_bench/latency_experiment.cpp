@@ -78,7 +78,7 @@ void wait_for_bytes(const byte_counting_relay& relay, std::uint64_t at_least) {
     std::this_thread::sleep_for(std::chrono::microseconds(500));
 }
 
-// "corbaloc:iiop:1.2@host:port/key": the port, and the URL with another port.
+// "corbaloc:iiop:1.2@host:port/key": the port, and the URL to 127.0.0.1:`new_port` (the relay).
 std::pair<int, std::string> split_url(const std::string& url, int new_port) {
   auto at = url.find('@');
   auto colon = url.find(':', at);
@@ -86,7 +86,7 @@ std::pair<int, std::string> split_url(const std::string& url, int new_port) {
   if (at == std::string::npos || colon == std::string::npos || slash == std::string::npos)
     throw std::runtime_error("cannot read the server's corbaloc URL '" + url + "'");
   return {std::stoi(url.substr(colon + 1, slash - colon - 1)),
-          url.substr(0, colon + 1) + std::to_string(new_port) + url.substr(slash)};
+          url.substr(0, at + 1) + "127.0.0.1:" + std::to_string(new_port) + url.substr(slash)};
 }
 
 // Our ORB's request and reply sizes for each case, counted on the wire through a relay: the second
@@ -98,7 +98,7 @@ std::map<case_key, message_sizes> measure_sizes(const common_options& common, co
   iiop.collocated = false;
   bench_server server(iiop, 1, 0, {}, common.out);
   int port = split_url(server.first_url(), 0).first;
-  byte_counting_relay relay(port);
+  byte_counting_relay relay(port, server_host(common));
   auto target = client->string_to_object(split_url(server.first_url(), relay.port()).second);
   // Same host and port: the client's connection cache sends both through the one relayed connection.
   auto echo = client->string_to_object(split_url(server.echo_url(), relay.port()).second);
@@ -212,6 +212,8 @@ int latency_main(std::vector<std::string> args) {
     }
   }
   auto wants = [&](const char* s) { return std::find(series.begin(), series.end(), s) != series.end(); };
+  set_up_network(common);
+  const std::string host = server_host(common);
 
   std::filesystem::create_directories(common.out);
   std::cerr << "latency: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
@@ -256,11 +258,11 @@ int latency_main(std::vector<std::string> args) {
       std::cerr << "latency: " << baseline << "_baseline not built: no " << baseline << " series\n";
       continue;
     }
-    baseline_server server(*program, common.out, 0);
+    baseline_server server(*program, common.out, 0, host);
     auto samples_file = common.out / (std::string(".samples-") + baseline);
     for (auto& c : cases) {
       auto s = sizes[key_of(c)];
-      run_client({program->string(), "latency", "--port", std::to_string(server.port()), "--request-bytes",
+      run_client({program->string(), "latency", "--host", host, "--port", std::to_string(server.port()), "--request-bytes",
                   std::to_string(s.request), "--reply-bytes", std::to_string(c.twoway ? s.reply : 0), "--samples",
                   std::to_string(samples), "--warmup", std::to_string(warmup), "--samples-out", samples_file.string()},
                  common.out);
@@ -278,7 +280,7 @@ int latency_main(std::vector<std::string> args) {
       std::cerr << "latency: omniORB peers not built: no omniorb series\n";
     } else {
       try {
-        omni_server server(*server_program, common.out, 1, 0);
+        omni_server server(*server_program, common.out, 1, 0, {}, host);
         auto samples_file = common.out / ".samples-omniorb";
         for (auto& c : cases) {
           auto type = omni_type(c);
@@ -315,7 +317,7 @@ int latency_main(std::vector<std::string> args) {
   csv_table table;
   table.columns = {"series", "mode", "type", "units", "bytes", "request_bytes", "reply_bytes", "servants",
                    "invocation", "samples", "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "min_us",
-                   "ratio_to_socket"};
+                   "ratio_to_socket", "link"};
   for (auto& r : results) {
     auto it = socket_mean.find(key_of(r.c));
     std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.stats.median / it->second, 3) : "";
@@ -325,7 +327,7 @@ int latency_main(std::vector<std::string> args) {
                std::to_string(r.series == "switchyard" ? servants : 1), invocation_name,
                std::to_string(r.stats.samples), format_number(r.stats.mean), format_number(r.stats.median),
                format_number(r.stats.p99), format_number(r.stats.stddev), format_number(r.stats.first),
-               format_number(r.stats.min), ratio});
+               format_number(r.stats.min), ratio, link_label(common)});
   }
   table.write(common.out / "latency.csv");
 

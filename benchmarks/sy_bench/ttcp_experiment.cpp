@@ -14,6 +14,7 @@
 #include "benchmarks/sy_bench/bench_server.h"
 #include "benchmarks/sy_bench/csv_table.h"
 #include "benchmarks/sy_bench/experiments.h"
+#include "benchmarks/sy_bench/network_namespaces.h"
 #include "benchmarks/sy_bench/peer_tools.h"
 #include "benchmarks/sy_bench/statistics.h"
 #include "switchyard/orb.h"
@@ -42,7 +43,9 @@ int ttcp_main(std::vector<std::string> args) {
   auto buffers = parser.number_list("--buffers", quick ? std::vector<std::size_t>{64 * 1024}
                                                        : std::vector<std::size_t>{1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072});
   std::vector<std::size_t> queues;
-  for (auto& q : parser.list("--queues", quick ? std::vector<std::string>{"default"} : std::vector<std::string>{"8K", "64K", "default"})) {
+  // Over a shaped link the quick run keeps the ATM paper's two socket queues, 8 K and 64 K.
+  auto quick_queues = common.link.empty() ? std::vector<std::string>{"default"} : std::vector<std::string>{"8K", "64K"};
+  for (auto& q : parser.list("--queues", quick ? quick_queues : std::vector<std::string>{"8K", "64K", "default"})) {
     if (q == "default" || q == "0") {
       queues.push_back(0);
     } else {
@@ -68,6 +71,13 @@ int ttcp_main(std::vector<std::string> args) {
   if (total == 0) throw usage_error("--total-bytes: at least 1");
   if (repeats == 0 || repeats > 1000) throw usage_error("--repeats: expected 1..1000");
   auto wants = [&](const char* s) { return std::find(series.begin(), series.end(), s) != series.end(); };
+  set_up_network(common);
+  const std::string host = server_host(common);
+  if (!common.link.empty()) {
+    double seconds = static_cast<double>(total) * 8 / static_cast<double>(check_link_shape(common.link).bits_per_second);
+    std::cerr << "ttcp: over " << common.link << " one run of " << total << " bytes takes at least "
+              << format_number(seconds, 2) << " s\n";
+  }
 
   std::filesystem::create_directories(common.out);
   std::cerr << "ttcp: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
@@ -121,9 +131,9 @@ int ttcp_main(std::vector<std::string> args) {
         std::cerr << "ttcp: " << baseline << "_baseline not built: no " << baseline << " series\n";
         continue;
       }
-      baseline_server server(*program, common.out, queue);
+      baseline_server server(*program, common.out, queue, host);
       for (auto buffer : buffers) {
-        std::vector<std::string> argv = {program->string(), "ttcp", "--port", std::to_string(server.port()),
+        std::vector<std::string> argv = {program->string(), "ttcp", "--host", host, "--port", std::to_string(server.port()),
                                          "--buffer-bytes", std::to_string(buffer), "--total-bytes",
                                          std::to_string(total / buffer * buffer)};
         if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
@@ -143,7 +153,7 @@ int ttcp_main(std::vector<std::string> args) {
         std::cerr << "ttcp: omniORB peers not built: no omniorb series\n";
       } else {
         try {
-          omni_server server(*server_program, common.out, 1, queue);
+          omni_server server(*server_program, common.out, 1, queue, {}, host);
           bool hung = false;
           for (auto type : types) {
             if (type != element_type::octet && type != element_type::binstruct) continue;
@@ -191,7 +201,7 @@ int ttcp_main(std::vector<std::string> args) {
     if (r.series == "socket") socket_mbps[{r.buffer, r.queue}] = mbps(r);
   csv_table table;
   table.columns = {"series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds", "mbps",
-                   "mbps_min", "mbps_max", "ratio_to_socket"};
+                   "mbps_min", "mbps_max", "ratio_to_socket", "link"};
   for (auto& r : rows) {
     // Buffers of BinStructs are whole structs (a 1 K buffer holds 42 of them: 1008 bytes): the
     // socket figure of the nearest power of two is the reference.
@@ -202,7 +212,8 @@ int ttcp_main(std::vector<std::string> args) {
     table.add({r.series, std::string(to_string(r.type)), std::to_string(r.buffer), queue_name(r.queue),
                std::to_string(r.total), std::to_string(r.runs.size()), format_number(r.seconds(), 6),
                format_number(mbps(r), 1), rate(spread.max), rate(spread.min),
-               it != socket_mbps.end() && it->second > 0 ? format_number(mbps(r) / it->second, 3) : ""});
+               it != socket_mbps.end() && it->second > 0 ? format_number(mbps(r) / it->second, 3) : "",
+               link_label(common)});
   }
   table.write(common.out / "ttcp.csv");
   std::cerr << "ttcp: " << table.rows.size() << " rows -> " << (common.out / "ttcp.csv").string() << "\n";
