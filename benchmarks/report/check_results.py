@@ -30,7 +30,8 @@ REQUIRED = {
 }
 POSITIVE = {"requests_per_s", "p50_us", "server_rss_kb", "requests", "connections", "runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
             "total_bytes", "buffer_bytes", "rounds", "round", "ci_low_us", "ci_high_us", "ci_coverage"}
-NON_NEGATIVE = {"server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns", "operation_demux_ns"}
+NON_NEGATIVE = {"server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns",
+                "operation_demux_ns", "mbps_ci_low", "mbps_ci_high", "demux_ns_ci_low", "demux_ns_ci_high"}
 FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to_socket"}  # fits may dip below 0
 
 

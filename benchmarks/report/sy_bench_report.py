@@ -353,7 +353,11 @@ def latency_section(out_dir, rows, trends, pngs):
 # ---- ttcp ----------------------------------------------------------------------------------------
 
 def ttcp_section(out_dir, rows, pngs):
-    text = ["## Throughput: TTCP (throughput paper)\n"]
+    links = sorted({r.get("link", "loopback") or "loopback" for r in rows})
+    text = ["## Throughput: TTCP (throughput paper)\n",
+            f"Link: {', '.join(links)}. Mbit/s of the median run, its ratio to the C sockets of the same "
+            "buffer and queue, and (from 6 runs on) the median's 95 % interval [low, high]; runs of all "
+            "points interleaved in shuffled rounds.\n"]
     series = []
     for r in rows:
         if r["series"] not in series:
@@ -383,7 +387,9 @@ def ttcp_section(out_dir, rows, pngs):
                         continue
                     present = True
                     ratio = num(r.get("ratio_to_socket"))
-                    line.append(fmt(num(r["mbps"]), 0) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+                    low, high = num(r.get("mbps_ci_low")), num(r.get("mbps_ci_high"))
+                    line.append(fmt(num(r["mbps"]), 0) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else "")
+                                + (f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""))
                 if present:
                     table.append(line)
         text.append(md_table(["type", "buffer"] + series, table))
@@ -394,10 +400,14 @@ def ttcp_section(out_dir, rows, pngs):
             for j, t in enumerate(types):
                 ax = axes[i][j]
                 for s in series:
-                    pts = sorted((int(r["buffer_bytes"]), num(r["mbps"])) for r in rows
+                    pts = sorted((int(r["buffer_bytes"]), num(r["mbps"]), num(r.get("mbps_ci_low")),
+                                  num(r.get("mbps_ci_high"))) for r in rows
                                  if r["series"] == s and r["type"] == t and r["socket_queue_bytes"] == q)
                     if pts:
-                        ax.plot([p[0] / 1024 for p in pts], [p[1] for p in pts], marker="o", label=s)
+                        below = [p[1] - p[2] if p[2] is not None else 0.0 for p in pts]
+                        above = [p[3] - p[1] if p[3] is not None else 0.0 for p in pts]
+                        ax.errorbar([p[0] / 1024 for p in pts], [p[1] for p in pts], yerr=[below, above],
+                                    marker="o", capsize=2, label=s)
                 qname = "default" if q in ("0", "default") else f"{int(q) // 1024}K"
                 ax.set_title(f"{t}, queue {qname}", fontsize=9)
                 ax.set_xscale("log", base=2)
@@ -405,7 +415,7 @@ def ttcp_section(out_dir, rows, pngs):
                 ax.set_ylabel("Mbit/s")
                 ax.grid(alpha=0.3)
                 ax.legend(fontsize=7)
-        fig.suptitle("TTCP throughput (64 MB one-way)")
+        fig.suptitle("TTCP throughput (one-way flood)" + ("" if links == ["loopback"] else f", link {', '.join(links)}"))
         fig.tight_layout()
         fig.savefig(os.path.join(out_dir, "ttcp.png"), dpi=90)
         plt.close(fig)
