@@ -290,7 +290,7 @@ def latency_section(out_dir, rows, trends, pngs):
     modes = [m for m in ("twoway", "oneway") if any(r["mode"] == m for r in rows)]
     key = {(r["series"], r["mode"], r["type"], int(r["units"])): r for r in rows}
     for mode in modes:
-        text.append(f"\n### {mode}: median us (ratio to the socket median)\n")
+        text.append(f"\n### {mode}: median us of the round medians [95 % interval] (ratio to the socket's)\n")
         cases = []
         for r in rows:
             c = (r["type"], int(r["units"]))
@@ -305,7 +305,9 @@ def latency_section(out_dir, rows, trends, pngs):
                     line.append("")
                     continue
                 ratio = num(r.get("ratio_to_socket"))
-                line.append(fmt(num(r["median_us"])) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+                low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
+                line.append(fmt(num(r["median_us"])) + (f" [{fmt(low)}, {fmt(high)}]" if low is not None else "")
+                            + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
             table.append(line)
         text.append(md_table(["type", "units"] + series, table))
     if trends:
