@@ -182,7 +182,8 @@ int ttcp_main(std::vector<std::string> args) {
         if (queue == queues.front()) std::cerr << "ttcp: omniORB peers not built: no omniorb series\n";
       } else {
         try {
-          omnis.push_back(std::make_unique<omni_server>(*server_program, common.out, 1, queue, std::vector<std::string>{}, host));
+          omnis.push_back(
+              std::make_unique<omni_server>(*server_program, common.out, 1, queue, std::vector<std::string>{}, host));
         } catch (const std::exception& e) {
           std::cerr << "ttcp: omniorb series skipped for queue " << queue_name(queue) << ": " << e.what() << "\n";
           continue;
