@@ -1,14 +1,64 @@
 #include "benchmarks/sy_bench/driver_options.h"
 
-#include "benchmarks/sy_bench/network_namespaces.h"
-
+#include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
 #include <unistd.h>
 
 namespace switchyard::bench {
+
+namespace {
+
+// "155", "1.5" and a unit: the value in the unit's base (bits or microseconds), or nothing.
+std::optional<std::uint64_t> scaled(std::string_view text, std::initializer_list<std::pair<const char*, double>> units,
+                                    bool unit_required) {
+  std::size_t digits = 0;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  if (digits == 0) return std::nullopt;
+  double value = 0;
+  try {
+    std::size_t used = 0;
+    value = std::stod(std::string(text.substr(0, digits)), &used);
+    if (used != digits) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  std::string unit(text.substr(digits));
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double factor = 0;
+  if (unit.empty() && !unit_required) factor = 1;
+  for (auto& [name, f] : units)
+    if (unit == name) factor = f;
+  if (factor == 0 || !(value > 0) || value * factor > 1e15) return std::nullopt;
+  return static_cast<std::uint64_t>(std::llround(value * factor));
+}
+
+}  // namespace
+
+link_shape check_link_shape(std::string_view text) {
+  link_shape shape;
+  auto comma = text.find(',');
+  std::string_view rate = text.substr(0, comma);
+  auto bits = scaled(rate, {{"bit", 1}, {"kbit", 1e3}, {"mbit", 1e6}, {"gbit", 1e9}, {"tbit", 1e12}}, false);
+  if (!bits || *bits < 8000)
+    throw usage_error("--link: expected a rate as tc spells it (155mbit, 1gbit, 800kbit; at least 8kbit), got '" +
+                      std::string(rate) + "'");
+  shape.bits_per_second = *bits;
+  shape.rate = std::string(rate);
+  if (comma != std::string_view::npos) {
+    std::string_view delay = text.substr(comma + 1);
+    auto us = scaled(delay, {{"us", 1}, {"usec", 1}, {"ms", 1e3}, {"msec", 1e3}, {"s", 1e6}, {"sec", 1e6}}, true);
+    if (!us || *us > 10'000'000)
+      throw usage_error("--link: expected a delay after the comma (5ms, 200us, 1s; at most 10s), got '" +
+                        std::string(delay) + "'");
+    shape.delay_us = *us;
+    shape.delay = std::string(delay);
+  }
+  return shape;
+}
 
 std::vector<std::string> split(std::string_view text, char separator) {
   std::vector<std::string> parts;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -81,6 +82,15 @@ std::string format_number(double value, int digits = 3);
 // Appends a line to DIR/run.txt saying what ran (the summary quotes it): subcommand, preset, pinning,
 // transport, date, revision, CPUs, the command line.
 void note_run(const common_options& options, const std::string& experiment, const std::string& detail);
+
+// --link RATE[,DELAY]: a rate tc(8) takes (155mbit, 1gbit, 800kbit, 100000bit) and an optional
+// one-way delay (5ms, 200us, 1s). Raises usage_error naming what it could not read.
+struct link_shape {
+  std::uint64_t bits_per_second = 0;
+  std::uint64_t delay_us = 0;  // 0: none (tbf); else netem
+  std::string rate, delay;     // as tc spells them
+};
+link_shape check_link_shape(std::string_view text);
 
 // Splits "a,b,c".
 std::vector<std::string> split(std::string_view text, char separator);

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 #include <vector>
 
+#include "benchmarks/sy_bench/driver_options.h"
 #include "benchmarks/sy_bench/process.h"
 
 namespace switchyard {
@@ -28,15 +29,6 @@ class orb;
 }
 
 namespace switchyard::bench {
-
-// --link RATE[,DELAY]: a rate tc(8) takes (155mbit, 1gbit, 800kbit, 100000bit) and an optional
-// one-way delay (5ms, 200us, 1s). Raises usage_error naming what it could not read.
-struct link_shape {
-  std::uint64_t bits_per_second = 0;
-  std::uint64_t delay_us = 0;  // 0: none (tbf); else netem
-  std::string rate, delay;     // as tc spells them
-};
-link_shape check_link_shape(std::string_view text);
 
 // The tc command line (after `tc -n NS`) that shapes one end: tbf for a rate alone, netem for a
 // rate and a delay. tbf's bucket holds 2 ms at the rate (at least 16 KB): small enough that the
