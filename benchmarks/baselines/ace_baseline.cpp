@@ -30,7 +30,7 @@ void tune(ACE_SOCK& socket, std::size_t queue) {
 }
 
 int serve_forever(const switchyard::baselines::arguments& a) {
-  ACE_INET_Addr address(static_cast<u_short>(0), "127.0.0.1");
+  ACE_INET_Addr address(static_cast<u_short>(0), a.host.c_str());
   ACE_SOCK_Acceptor acceptor;
   if (acceptor.open(address, 1) != 0) throw std::runtime_error("cannot listen");
   tune(acceptor, a.socket_queue);
@@ -55,10 +55,14 @@ int main(int argc, char** argv) {
     if (a.command == "server") return serve_forever(a);
     ace_stream stream;
     ACE_SOCK_Connector connector;
-    ACE_INET_Addr server(static_cast<u_short>(a.port), "127.0.0.1");
-    if (connector.connect(stream.peer, server) != 0)
-      throw std::runtime_error("cannot connect to port " + std::to_string(a.port));
+    ACE_INET_Addr server(static_cast<u_short>(a.port), a.host.c_str());
+    // The queues are set before the handshake (the connector keeps an open handle): set after it,
+    // a smaller SO_RCVBUF than the window already offered stalls the sender on a real link
+    // (benchmarks/peers/README.md, "The 8 K hang").
+    if (stream.peer.open(SOCK_STREAM, PF_INET, 0, 1) != 0) throw std::runtime_error("cannot open a socket");
     tune(stream.peer, a.socket_queue);
+    if (connector.connect(stream.peer, server) != 0)
+      throw std::runtime_error("cannot connect to " + a.host + ":" + std::to_string(a.port));
     int status = a.command == "latency" ? switchyard::baselines::run_latency(stream, a)
                  : a.command == "ttcp"  ? switchyard::baselines::run_ttcp(stream, a)
                                         : throw std::runtime_error("unknown command " + a.command);

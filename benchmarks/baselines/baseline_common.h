@@ -8,6 +8,8 @@
 //                                                                 reply 0: one-way (time to send)
 //   <baseline> ttcp --port P --buffer-bytes S --total-bytes T [--socket-queue Q]
 //                                                                 prints "seconds=<f> bytes=<n>"
+//   every command: [--host ADDRESS]  the server's IPv4 address to listen on or connect to
+//                                    (default 127.0.0.1; sy-bench --netns: the veth's)
 //
 // The client's first 24 bytes say what follows: kind (1 latency, 2 ttcp), two sizes, total.
 #pragma once
@@ -38,6 +40,7 @@ static_assert(sizeof(setup_message) == 24);
 struct arguments {
   std::string command;
   std::string port_file, samples_out;
+  std::string host = "127.0.0.1";
   int port = 0;
   std::size_t request_bytes = 0, reply_bytes = 0, samples = 1000, warmup = 100;
   std::size_t buffer_bytes = 65536, total_bytes = 64u << 20, socket_queue = 0;
@@ -60,6 +63,7 @@ inline arguments parse_arguments(int argc, char** argv) {
     const char* value = argv[++i];
     if (name == "--port-file") a.port_file = value;
     else if (name == "--samples-out") a.samples_out = value;
+    else if (name == "--host") a.host = value;
     else if (name == "--port") a.port = static_cast<int>(to_number("--port", value));
     else if (name == "--request-bytes") a.request_bytes = to_number("--request-bytes", value);
     else if (name == "--reply-bytes") a.reply_bytes = to_number("--reply-bytes", value);

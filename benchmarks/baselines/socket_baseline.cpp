@@ -56,7 +56,7 @@ int serve_forever(const switchyard::baselines::arguments& a) {
   tune(listener, a.socket_queue);  // accepted sockets inherit the queue sizes
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (inet_pton(AF_INET, a.host.c_str(), &address.sin_addr) != 1) throw std::runtime_error("--host: not an IPv4 address");
   if (bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(listener, 16) != 0)
     throw std::runtime_error("cannot listen");
   socklen_t length = sizeof address;
@@ -80,10 +80,10 @@ fd_stream connect_to(const switchyard::baselines::arguments& a) {
   tune(fd, a.socket_queue);
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (inet_pton(AF_INET, a.host.c_str(), &address.sin_addr) != 1) throw std::runtime_error("--host: not an IPv4 address");
   address.sin_port = htons(static_cast<std::uint16_t>(a.port));
   if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0)
-    throw std::runtime_error("cannot connect to port " + std::to_string(a.port));
+    throw std::runtime_error("cannot connect to " + a.host + ":" + std::to_string(a.port));
   return fd_stream{fd};
 }
 

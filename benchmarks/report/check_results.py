@@ -14,20 +14,24 @@ import sys
 
 REQUIRED = {
     "demux": {"demux.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
-                            "samples", "mean_us", "median_us", "p99_us"]},
+                            "samples", "mean_us", "median_us", "p99_us", "rounds", "ci_low_us", "ci_high_us",
+                            "ci_coverage", "link"],
+              "demux_rounds.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
+                                   "round", "position", "median_us"]},
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
-                                "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket"],
+                                "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket", "link"],
                 "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns"]},
     "soak": {"soak.csv": ["model", "phase", "requests_done", "elapsed_s", "rss_kb", "descriptors", "threads",
                           "failures", "servants", "clients"]},
     "load": {"load.csv": ["series", "concurrency", "connections", "requests_per_s", "p50_us", "p99_us",
                           "server_cpu_pct", "server_rss_kb", "call", "requests", "errors"]},
     "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds",
-                          "mbps", "mbps_min", "mbps_max", "ratio_to_socket"]},
+                          "mbps", "mbps_min", "mbps_max", "ratio_to_socket", "link"]},
 }
 POSITIVE = {"requests_per_s", "p50_us", "server_rss_kb", "requests", "connections", "runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
-            "total_bytes", "buffer_bytes"}
-NON_NEGATIVE = {"server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns", "operation_demux_ns"}
+            "total_bytes", "buffer_bytes", "rounds", "round", "ci_low_us", "ci_high_us", "ci_coverage"}
+NON_NEGATIVE = {"server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns",
+                "operation_demux_ns", "mbps_ci_low", "mbps_ci_high", "demux_ns_ci_low", "demux_ns_ci_high"}
 FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to_socket"}  # fits may dip below 0
 
 
@@ -83,6 +87,22 @@ def main():
         for r in rows:
             if r["series"] != "socket" and r["ratio_to_socket"] == "":
                 fail(f"latency.csv: no ratio for {r['series']} {r['mode']} {r['type']} {r['units']}")
+    if command == "demux":
+        with open(os.path.join(out_dir, "demux.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        with open(os.path.join(out_dir, "demux_rounds.csv"), newline="") as f:
+            rounds = list(csv.DictReader(f))
+        for r in rows:
+            # The interval holds the median of the round medians, and every round is in demux_rounds.csv.
+            if not float(r["ci_low_us"]) <= float(r["median_us"]) <= float(r["ci_high_us"]):
+                fail(f"demux.csv: {r['servant_demux']} {r['servants']}x{r['operations']} {r['invocation']}: "
+                     f"median {r['median_us']} outside [{r['ci_low_us']}, {r['ci_high_us']}]")
+            mine = [x for x in rounds if all(x[c] == r[c] for c in ("servant_demux", "operation_demux", "servants",
+                                                                     "operations", "invocation"))]
+            if len(mine) != int(r["rounds"]) or sorted(int(x["round"]) for x in mine) != list(range(1, len(mine) + 1)):
+                fail(f"demux_rounds.csv: {len(mine)} rounds for a cell of {r['rounds']}")
+            if r["link"] != "loopback":
+                fail(f"demux.csv: link {r['link']} on a loopback run")
     if command == "ttcp":
         with open(os.path.join(out_dir, "ttcp.csv"), newline="") as f:
             rows = list(csv.DictReader(f))

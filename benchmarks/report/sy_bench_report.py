@@ -57,13 +57,89 @@ def fmt(x, digits=2):
     return "" if x is None else f"{x:.{digits}f}"
 
 
+# ---- statistics (docs/experiments.md, "Statistics on a noisy machine") ---------------------------
+
+def lower_rank(n, level=0.95):
+    """The 1-based rank l whose order statistics x(l), x(n+1-l) cover the median with probability
+    at least `level` (binomial, distribution-free); 0 when n values cannot reach it (n < 6)."""
+    if n <= 0:
+        return 0
+    term = 0.5 ** n
+    below = 0.0
+    rank = 0
+    for l in range(1, n // 2 + 1):
+        below += term
+        if 1.0 - 2.0 * below < level:
+            break
+        rank = l
+        term *= (n - (l - 1)) / l
+    return rank
+
+
+def median_ci(values, level=0.95):
+    """(median, low, high) of the values; low and high are None below 6 values."""
+    v = sorted(x for x in values if x is not None)
+    if not v:
+        return None, None, None
+    n = len(v)
+    median = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    rank = lower_rank(n, level)
+    if rank == 0:
+        return median, None, None
+    return median, v[rank - 1], v[n - rank]
+
+
+def paired_ratio(a, b):
+    """Round by round: the ratio a_r / b_r of two cells' round medians (dicts round -> value), its
+    median and 95 % interval. The rounds were measured side by side, so what slowed the machine in
+    round r slowed both."""
+    ratios = [a[r] / b[r] for r in a if r in b and b[r]]
+    return median_ci(ratios)
+
+
+def verdict(low, high):
+    if low is None:
+        return "too few rounds"
+    if low > 1:
+        return "beyond noise (higher)"
+    if high < 1:
+        return "beyond noise (lower)"
+    return "within noise"
+
+
+def ci_text(median, low, high, digits=2):
+    if median is None:
+        return ""
+    if low is None:
+        return fmt(median, digits)
+    return f"{fmt(median, digits)} [{fmt(low, digits)}, {fmt(high, digits)}]"
+
+
 # ---- demux ---------------------------------------------------------------------------------------
 
-def demux_section(out_dir, rows, white, pngs):
+def demux_rounds(rows):
+    """(servant, operation, N, K, invocation) -> {round: median_us}."""
+    by = defaultdict(dict)
+    for r in rows:
+        m = num(r.get("median_us"))
+        if m is not None:
+            by[(r["servant_demux"], r["operation_demux"], int(r["servants"]), int(r["operations"]),
+                r["invocation"])][int(r["round"])] = m
+    return by
+
+
+def pair_name(p):
+    return p[0] if p[0] == p[1] else f"{p[0]}/{p[1]}"
+
+
+def demux_section(out_dir, rows, white, round_rows, pngs):
     text = ["## Demultiplexing (latency paper, section 5.3, figures 31-32)\n"]
-    text.append("Median two-way latency of a parameterless call (us); one server per cell; "
-                "`demux_ns` is the server's servant + operation demultiplexing time per request "
-                "from its probes.\n")
+    rounds_per_cell = sorted({r.get("rounds", "") for r in rows} - {""})
+    text.append("Two-way latency of a parameterless call, us: the median of each cell's round medians "
+                "and its 95 % interval [low, high] (each cell measured in "
+                f"{'/'.join(rounds_per_cell) or 'one'} short rounds interleaved with every other cell in a "
+                "shuffled order; docs/experiments.md). `demux_ns` in parentheses is the server's servant + "
+                "operation demultiplexing per request from its probes.\n")
     pairs = []
     for r in rows:
         p = (r["servant_demux"], r["operation_demux"])
@@ -75,27 +151,60 @@ def demux_section(out_dir, rows, white, pngs):
     invocations = [i for i in INVOCATIONS if any(r["invocation"] == i for r in rows)]
     cell = {(r["servant_demux"], r["operation_demux"], int(r["servants"]), int(r["operations"]),
              r["invocation"]): r for r in rows}
+    rounds = demux_rounds(round_rows)
+
+    def interval(r, prefix="ci_", unit="_us"):
+        return (num(r.get("median_us")), num(r.get(prefix + "low" + unit)), num(r.get(prefix + "high" + unit)))
+
     for inv in invocations:
         text.append(f"\n### {inv}\n")
         header = ["strategy (servant/operation)", "operations"] + [f"{n} servants" for n in servants]
         table = []
         for p in pairs:
             for k in operations:
-                line = [f"{p[0]}/{p[1]}", k]
+                line = [pair_name(p), k]
                 for n in servants:
                     r = cell.get((p[0], p[1], n, k, inv))
                     if r is None:
                         line.append("")
                         continue
                     d = num(r.get("demux_ns"))
-                    line.append(fmt(num(r["median_us"])) + (f" ({d:.0f} ns)" if d is not None else ""))
+                    line.append(ci_text(*interval(r)) + (f" ({d:.0f} ns)" if d is not None else ""))
                 table.append(line)
         text.append(md_table(header, table))
-    # Scaling: largest cell over the smallest, per strategy and invocation.
-    if servants and operations:
+
+    if servants and operations and rounds:
         lo, hi = (servants[0], operations[0]), (servants[-1], operations[-1])
-        text.append(f"\n### Growth: {hi[0]} servants x {hi[1]} operations over {lo[0]} x {lo[1]} "
-                    "(median latency; demux ns)\n")
+        text.append(f"\n### Which differences are beyond noise: {hi[0]} servants x {hi[1]} operations\n")
+        text.append("Strategies from slowest to fastest; `>` where the slower one's latency over the next "
+                    "one's, taken round by round, has a 95 % interval above 1, `~` where the interval holds 1 "
+                    "(the difference is within the noise of this run). Then every pair.\n")
+        for inv in invocations:
+            present = [p for p in pairs if (p[0], p[1], hi[0], hi[1], inv) in cell]
+            present.sort(key=lambda p: -(num(cell[(p[0], p[1], hi[0], hi[1], inv)]["median_us"]) or 0))
+            if not present:
+                continue
+            chain = pair_name(present[0])
+            for a, b in zip(present, present[1:]):
+                _, low, high = paired_ratio(rounds.get((a[0], a[1], hi[0], hi[1], inv), {}),
+                                            rounds.get((b[0], b[1], hi[0], hi[1], inv), {}))
+                chain += (" > " if low is not None and low > 1 else " ~ ") + pair_name(b)
+            text.append(f"- {inv}: {chain}\n")
+        table = []
+        for inv in invocations:
+            present = [p for p in pairs if (p[0], p[1], hi[0], hi[1], inv) in cell]
+            for i, a in enumerate(present):
+                for b in present[i + 1:]:
+                    m, low, high = paired_ratio(rounds.get((a[0], a[1], hi[0], hi[1], inv), {}),
+                                                rounds.get((b[0], b[1], hi[0], hi[1], inv), {}))
+                    if m is None:
+                        continue
+                    table.append([inv, pair_name(a), pair_name(b), ci_text(m, low, high, 3), verdict(low, high)])
+        text.append("\n" + md_table(["invocation", "A", "B", "latency A / B, round by round [95 %]", "verdict"], table))
+
+        text.append(f"\n### Growth: {hi[0]} servants x {hi[1]} operations over {lo[0]} x {lo[1]}\n")
+        text.append("The ratio of the two cells' latencies round by round (median [95 %]); `demux ns` is the "
+                    "server's demultiplexing time in the small and the large cell.\n")
         table = []
         for p in pairs:
             for inv in invocations:
@@ -103,54 +212,74 @@ def demux_section(out_dir, rows, white, pngs):
                 b = cell.get((p[0], p[1], hi[0], hi[1], inv))
                 if not a or not b:
                     continue
-                ratio = num(b["median_us"]) / num(a["median_us"]) if num(a["median_us"]) else None
-                table.append([f"{p[0]}/{p[1]}", inv, fmt(num(a["median_us"])), fmt(num(b["median_us"])),
-                              fmt(ratio, 3), a.get("demux_ns", ""), b.get("demux_ns", "")])
-        text.append(md_table(["strategy", "invocation", "median us (small)", "median us (large)",
-                              "ratio", "demux ns (small)", "demux ns (large)"], table))
+                m, low, high = paired_ratio(rounds.get((p[0], p[1], hi[0], hi[1], inv), {}),
+                                            rounds.get((p[0], p[1], lo[0], lo[1], inv), {}))
+                table.append([pair_name(p), inv, ci_text(*interval(a)), ci_text(*interval(b)),
+                              ci_text(m, low, high, 3), verdict(low, high), a.get("demux_ns", ""),
+                              b.get("demux_ns", "")])
+        text.append(md_table(["strategy", "invocation", "us (small)", "us (large)", "large / small [95 %]",
+                              "verdict", "demux ns (small)", "demux ns (large)"], table))
     if white:
         text.append("\n### Whitebox: server layers per request at the largest cell, worst case "
                     "(like tables 1-2 of the latency paper)\n")
-        text.append("`marshal` holds the skeleton's whole time (demarshal, upcall and reply) until "
-                    "skeletons time their own phases; `write` includes time the server waits for "
-                    "the CPU when both processes share one.\n")
+        text.append("Mean ns per request and layer, summed over the rounds; the label in parentheses is the "
+                    "strategy the serving adapter used. `write` includes time the server waits for the CPU when "
+                    "both processes share one.\n")
         order = ["read", "parse", "servant_demux", "operation_demux", "demarshal", "upcall", "marshal", "write"]
         layers = sorted({w["layer"] for w in white}, key=lambda l: order.index(l) if l in order else len(order))
         wpairs = []
         for w in white:
-            p = f"{w['servant_demux']}/{w['operation_demux']}"
+            p = pair_name((w["servant_demux"], w["operation_demux"]))
             if p not in wpairs:
                 wpairs.append(p)
         by = defaultdict(float)
+        label = defaultdict(set)
         for w in white:
-            by[(f"{w['servant_demux']}/{w['operation_demux']}", w["layer"])] += num(w["mean_ns"], 0)
+            key = (pair_name((w["servant_demux"], w["operation_demux"])), w["layer"])
+            by[key] += num(w["mean_ns"], 0)
+            if w.get("probe_strategy", "-") not in ("-", ""):
+                label[key].add(w["probe_strategy"])
         text.append(md_table(["layer (mean ns)"] + wpairs,
-                             [[l] + [fmt(by.get((p, l)), 1) for p in wpairs] for l in layers]))
+                             [[l] + [(fmt(by.get((p, l)), 1) + (f" ({'/'.join(sorted(label[(p, l)]))})"
+                                                                if label.get((p, l)) else ""))
+                                     if (p, l) in by else "" for p in wpairs] for l in layers]))
     if plt is not None:
         for inv in invocations:
-            for metric, label, suffix in (("median_us", "median latency (us)", ""),
-                                          ("demux_ns", "server demux time (ns)", "_ns")):
+            for metric, ci, label_text, suffix in (("median_us", "_us", "median latency (us), 95 % interval", ""),
+                                                   ("demux_ns", "", "server demux time (ns), 95 % interval", "_ns")):
                 if metric == "demux_ns" and not any(num(r.get("demux_ns")) is not None for r in rows):
                     continue
                 fig, axes = plt.subplots(1, len(operations), figsize=(4.2 * len(operations), 3.6),
                                          sharey=True, squeeze=False)
+                # Strategies side by side at each servant count, a little apart, so that their
+                # intervals do not hide one another.
+                span = (servants[-1] - servants[0]) or 1
                 for ax, k in zip(axes[0], operations):
-                    for p in pairs:
-                        xs, ys = [], []
+                    for i, p in enumerate(pairs):
+                        dodge = (i - (len(pairs) - 1) / 2) * span * 0.012
+                        xs, ys, below, above = [], [], [], []
                         for n in servants:
                             r = cell.get((p[0], p[1], n, k, inv))
                             if r and num(r.get(metric)) is not None:
-                                xs.append(n)
-                                ys.append(num(r[metric]))
+                                y = num(r[metric])
+                                if metric == "median_us":
+                                    low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
+                                else:
+                                    low, high = num(r.get("demux_ns_ci_low")), num(r.get("demux_ns_ci_high"))
+                                    y = num(r.get("demux_ns"))
+                                xs.append(n + dodge)
+                                ys.append(y)
+                                below.append(max(0.0, y - low) if low is not None else 0.0)
+                                above.append(max(0.0, high - y) if high is not None else 0.0)
                         if xs:
                             # Paired strategies take the strategy's colour; mixed pairs the cycle's.
                             colour = STRATEGY_COLOURS.get(p[0]) if p[0] == p[1] else None
-                            ax.plot(xs, ys, marker="o", color=colour,
-                                    label=f"{p[0]}/{p[1]}" if p[0] != p[1] else p[0])
+                            ax.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=3, color=colour,
+                                        label=pair_name(p))
                     ax.set_title(f"{k} operation{'s' if k != 1 else ''}")
                     ax.set_xlabel("servants")
                     ax.grid(alpha=0.3)
-                axes[0][0].set_ylabel(label)
+                axes[0][0].set_ylabel(label_text)
                 axes[0][-1].legend(fontsize=8)
                 figure = {"random": " (cf. figure 31)", "worst-case": " (cf. figure 32)"}.get(inv, "")
                 fig.suptitle(f"Demultiplexing, {inv} invocation{figure}")
@@ -173,7 +302,7 @@ def latency_section(out_dir, rows, trends, pngs):
     modes = [m for m in ("twoway", "oneway") if any(r["mode"] == m for r in rows)]
     key = {(r["series"], r["mode"], r["type"], int(r["units"])): r for r in rows}
     for mode in modes:
-        text.append(f"\n### {mode}: median us (ratio to the socket median)\n")
+        text.append(f"\n### {mode}: median us of the round medians [95 % interval] (ratio to the socket's)\n")
         cases = []
         for r in rows:
             c = (r["type"], int(r["units"]))
@@ -188,7 +317,9 @@ def latency_section(out_dir, rows, trends, pngs):
                     line.append("")
                     continue
                 ratio = num(r.get("ratio_to_socket"))
-                line.append(fmt(num(r["median_us"])) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+                low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
+                line.append(fmt(num(r["median_us"])) + (f" [{fmt(low)}, {fmt(high)}]" if low is not None else "")
+                            + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
             table.append(line)
         text.append(md_table(["type", "units"] + series, table))
     if trends:
@@ -236,7 +367,11 @@ def latency_section(out_dir, rows, trends, pngs):
 # ---- ttcp ----------------------------------------------------------------------------------------
 
 def ttcp_section(out_dir, rows, pngs):
-    text = ["## Throughput: TTCP (throughput paper)\n"]
+    links = sorted({r.get("link", "loopback") or "loopback" for r in rows})
+    text = ["## Throughput: TTCP (throughput paper)\n",
+            f"Link: {', '.join(links)}. Mbit/s of the median run, its ratio to the C sockets of the same "
+            "buffer and queue, and (from 6 runs on) the median's 95 % interval [low, high]; runs of all "
+            "points interleaved in shuffled rounds.\n"]
     series = []
     for r in rows:
         if r["series"] not in series:
@@ -266,7 +401,9 @@ def ttcp_section(out_dir, rows, pngs):
                         continue
                     present = True
                     ratio = num(r.get("ratio_to_socket"))
-                    line.append(fmt(num(r["mbps"]), 0) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+                    low, high = num(r.get("mbps_ci_low")), num(r.get("mbps_ci_high"))
+                    line.append(fmt(num(r["mbps"]), 0) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else "")
+                                + (f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""))
                 if present:
                     table.append(line)
         text.append(md_table(["type", "buffer"] + series, table))
@@ -277,10 +414,14 @@ def ttcp_section(out_dir, rows, pngs):
             for j, t in enumerate(types):
                 ax = axes[i][j]
                 for s in series:
-                    pts = sorted((int(r["buffer_bytes"]), num(r["mbps"])) for r in rows
+                    pts = sorted((int(r["buffer_bytes"]), num(r["mbps"]), num(r.get("mbps_ci_low")),
+                                  num(r.get("mbps_ci_high"))) for r in rows
                                  if r["series"] == s and r["type"] == t and r["socket_queue_bytes"] == q)
                     if pts:
-                        ax.plot([p[0] / 1024 for p in pts], [p[1] for p in pts], marker="o", label=s)
+                        below = [p[1] - p[2] if p[2] is not None else 0.0 for p in pts]
+                        above = [p[3] - p[1] if p[3] is not None else 0.0 for p in pts]
+                        ax.errorbar([p[0] / 1024 for p in pts], [p[1] for p in pts], yerr=[below, above],
+                                    marker="o", capsize=2, label=s)
                 qname = "default" if q in ("0", "default") else f"{int(q) // 1024}K"
                 ax.set_title(f"{t}, queue {qname}", fontsize=9)
                 ax.set_xscale("log", base=2)
@@ -288,7 +429,7 @@ def ttcp_section(out_dir, rows, pngs):
                 ax.set_ylabel("Mbit/s")
                 ax.grid(alpha=0.3)
                 ax.legend(fontsize=7)
-        fig.suptitle("TTCP throughput (64 MB one-way)")
+        fig.suptitle("TTCP throughput (one-way flood)" + ("" if links == ["loopback"] else f", link {', '.join(links)}"))
         fig.tight_layout()
         fig.savefig(os.path.join(out_dir, "ttcp.png"), dpi=90)
         plt.close(fig)
@@ -475,7 +616,8 @@ def main():
     sections = []
     demux = read(os.path.join(out_dir, "demux.csv"))
     if demux:
-        sections.append(demux_section(out_dir, demux, read(os.path.join(out_dir, "whitebox.csv")), pngs))
+        sections.append(demux_section(out_dir, demux, read(os.path.join(out_dir, "whitebox.csv")),
+                                      read(os.path.join(out_dir, "demux_rounds.csv")), pngs))
     latency = read(os.path.join(out_dir, "latency.csv"))
     if latency:
         sections.append(latency_section(out_dir, latency, read(os.path.join(out_dir, "latency_trends.csv")), pngs))

@@ -9,6 +9,8 @@
 
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/echo_servant.h"
+#include "benchmarks/sy_bench/naming_directory.h"
+#include "benchmarks/sy_bench/network_namespaces.h"
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
 #include "ttcp_object_ids.h"  // syidl --object-ids ttcp_object_ids.txt
@@ -86,11 +88,15 @@ std::atomic<int> uiop_counter{0};
 
 }  // namespace
 
-std::vector<std::string> listen_arguments(const std::string& transport) {
+std::vector<std::string> listen_arguments(const std::string& transport, const std::string& host) {
   if (transport == "uiop")
     return {"-ORBListenEndpoints", "uiop:///tmp/sy-bench-" + std::to_string(getpid()) + "-" +
                                        std::to_string(uiop_counter++) + ".sock"};
-  return {"-ORBListenEndpoints", "iiop://127.0.0.1:0"};
+  return {"-ORBListenEndpoints", "iiop://" + host + ":0"};
+}
+
+std::string server_host(const common_options& options) {
+  return options.network ? network_namespaces::server_address : "127.0.0.1";
 }
 
 std::map<std::string, std::string> read_ior_lines(const std::vector<std::string>& lines) {
@@ -110,7 +116,13 @@ int server_main(std::vector<std::string> args) {
   std::size_t operations = parser.number("--operations").value_or(0);
   auto transport = parser.value("--transport").value_or("iiop");
   bool object_id_table = !parser.flag("--no-object-id-table");
+  // --naming corbaloc::HOST:PORT/NameService --naming-context ID: every object is bound under ID
+  // too (sy-bench's --netns resolves them from there).
+  auto naming = parser.value("--naming");
+  auto naming_context = parser.value("--naming-context");
   parser.finish();
+  if (naming.has_value() != naming_context.has_value())
+    throw usage_error("--naming and --naming-context go together");
   if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
   if (operations > 100000) throw usage_error("--operations: expected 0..100000");
 
@@ -129,6 +141,15 @@ int server_main(std::vector<std::string> args) {
   }
   auto orb = orb_init(orb_args);
   auto objects = activate_all(orb, servants, operations, object_id_table);
+  if (naming) {
+    // Bound before the IOR file appears: whoever waits for the file finds the names there.
+    std::vector<std::pair<std::string, object_ref>> named;
+    named.emplace_back("echo", orb->string_to_object(objects.echo));
+    for (std::size_t i = 0; i < objects.ttcp.size(); ++i)
+      named.emplace_back("ttcp/" + std::to_string(i), orb->string_to_object(objects.ttcp[i]));
+    named.emplace_back("control", orb->string_to_object(objects.control));
+    bind_in_naming(orb, *naming, *naming_context, named);
+  }
   if (ior_file) {
     write_whole(*ior_file, ior_lines(objects));
   } else {
@@ -155,7 +176,7 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   std::vector<std::string> all = options.orb_args;
   all.insert(all.end(), orb_args.begin(), orb_args.end());
   if (!has_listen_option(all)) {
-    auto listen = listen_arguments(options.transport);
+    auto listen = listen_arguments(options.transport, server_host(options));
     all.insert(all.end(), listen.begin(), listen.end());
   }
   if (options.collocated) {
@@ -176,10 +197,21 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
                                    "--servants", std::to_string(servants), "--operations",
                                    std::to_string(operations)};
   if (!object_id_table) argv.push_back("--no-object-id-table");
+  const std::string naming_context = ior_file_.stem().string();
+  if (options.network) argv.insert(argv.end(), {"--naming", options.network->naming_url(), "--naming-context", naming_context});
   argv.insert(argv.end(), all.begin(), all.end());
   process_ = child_process::start(argv, true);
   auto lines = wait_for_lines(ior_file_, servants + 2, process_, std::chrono::seconds(60));
   auto named = read_ior_lines(lines);
+  if (options.network) {
+    // The references as the naming service gives them, not as the file has them: what crosses
+    // to the client is what omniNames returned.
+    std::vector<std::string> names;
+    for (auto& [name, ior] : named)
+      if (!name.starts_with("url/")) names.push_back(name);
+    auto resolved = resolve_in_naming(options.network->naming_orb(), options.network->naming_url(), naming_context, names);
+    for (std::size_t i = 0; i < names.size(); ++i) named[names[i]] = resolved[i];
+  }
   for (std::size_t i = 0; i < servants; ++i) {
     auto it = named.find("ttcp/" + std::to_string(i));
     if (it == named.end()) throw std::runtime_error("server's IOR file lacks ttcp/" + std::to_string(i));

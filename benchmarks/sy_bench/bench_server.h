@@ -1,5 +1,6 @@
 // `sy-bench server` and how the experiments start one: a separate process on loopback by default,
-// or (--collocated) an ORB serving in a thread of this process.
+// or (--collocated) an ORB serving in a thread of this process, or (--netns) a process in the
+// servers' network namespace whose references the experiment resolves through omniNames.
 #pragma once
 
 #include <cstddef>
@@ -66,7 +67,10 @@ class bench_server {
   std::filesystem::path ior_file_;
 };
 
-// The ORB arguments for a listener of `transport` ("iiop" or "uiop").
-std::vector<std::string> listen_arguments(const std::string& transport);
+// The ORB arguments for a listener of `transport` ("iiop" or "uiop") on `host` (iiop).
+std::vector<std::string> listen_arguments(const std::string& transport, const std::string& host = "127.0.0.1");
+
+// Where servers listen and clients connect: 127.0.0.1, or with --netns the servers' veth address.
+std::string server_host(const common_options& options);
 
 }  // namespace switchyard::bench

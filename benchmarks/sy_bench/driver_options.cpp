@@ -1,12 +1,64 @@
 #include "benchmarks/sy_bench/driver_options.h"
 
+#include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
 #include <unistd.h>
 
 namespace switchyard::bench {
+
+namespace {
+
+// "155", "1.5" and a unit: the value in the unit's base (bits or microseconds), or nothing.
+std::optional<std::uint64_t> scaled(std::string_view text, std::initializer_list<std::pair<const char*, double>> units,
+                                    bool unit_required) {
+  std::size_t digits = 0;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  if (digits == 0) return std::nullopt;
+  double value = 0;
+  try {
+    std::size_t used = 0;
+    value = std::stod(std::string(text.substr(0, digits)), &used);
+    if (used != digits) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  std::string unit(text.substr(digits));
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double factor = 0;
+  if (unit.empty() && !unit_required) factor = 1;
+  for (auto& [name, f] : units)
+    if (unit == name) factor = f;
+  if (factor == 0 || !(value > 0) || value * factor > 1e15) return std::nullopt;
+  return static_cast<std::uint64_t>(std::llround(value * factor));
+}
+
+}  // namespace
+
+link_shape check_link_shape(std::string_view text) {
+  link_shape shape;
+  auto comma = text.find(',');
+  std::string_view rate = text.substr(0, comma);
+  auto bits = scaled(rate, {{"bit", 1}, {"kbit", 1e3}, {"mbit", 1e6}, {"gbit", 1e9}, {"tbit", 1e12}}, false);
+  if (!bits || *bits < 8000)
+    throw usage_error("--link: expected a rate as tc spells it (155mbit, 1gbit, 800kbit; at least 8kbit), got '" +
+                      std::string(rate) + "'");
+  shape.bits_per_second = *bits;
+  shape.rate = std::string(rate);
+  if (comma != std::string_view::npos) {
+    std::string_view delay = text.substr(comma + 1);
+    auto us = scaled(delay, {{"us", 1}, {"usec", 1}, {"ms", 1e3}, {"msec", 1e3}, {"s", 1e6}, {"sec", 1e6}}, true);
+    if (!us || *us > 10'000'000)
+      throw usage_error("--link: expected a delay after the comma (5ms, 200us, 1s; at most 10s), got '" +
+                        std::string(delay) + "'");
+    shape.delay_us = *us;
+    shape.delay = std::string(delay);
+  }
+  return shape;
+}
 
 std::vector<std::string> split(std::string_view text, char separator) {
   std::vector<std::string> parts;
@@ -134,6 +186,16 @@ common_options parse_common(arg_parser& args) {
     options.transport = *transport;
   }
   options.collocated = args.flag("--collocated");
+  options.netns = args.flag("--netns");
+  if (auto link = args.value("--link")) {
+    check_link_shape(*link);  // usage_error for a rate or delay tc would not take
+    options.link = *link;
+    options.netns = true;
+  }
+  if (options.netns && options.collocated)
+    throw usage_error("--netns puts the server in another network namespace: not with --collocated");
+  if (options.netns && options.transport != "iiop")
+    throw usage_error("--netns crosses a veth pair with TCP: --transport iiop only");
   auto out = args.value("--out");
   options.out = out ? std::filesystem::path(*out) : default_out_dir();
   options.orb_args = args.orb_args();
@@ -166,14 +228,28 @@ void note_run(const common_options& options, const std::string& experiment, cons
   localtime_r(&now, &local);
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", &local);
   std::string revision = default_out_dir().filename().string();
+  std::string load = "?";
+  if (std::FILE* loadavg = std::fopen("/proc/loadavg", "r")) {
+    char line[64] = {};
+    if (std::fgets(line, sizeof line, loadavg) != nullptr) {
+      load = line;
+      load = load.substr(0, load.find(' ', load.find(' ', load.find(' ') + 1) + 1));
+    }
+    std::fclose(loadavg);
+  }
   std::FILE* out = std::fopen((options.out / "run.txt").c_str(), "a");
   if (out == nullptr) return;
-  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, %ld CPUs online, %s (date-revision %s)\n", when,
-               experiment.c_str(), std::string(to_string(options.size)).c_str(),
+  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, link %s, %ld CPUs online, load average %s, %s (date-revision %s)\n",
+               when, experiment.c_str(), std::string(to_string(options.size)).c_str(),
                options.pin == pin_mode::same ? "same" : options.pin == pin_mode::split ? "split" : "none",
-               options.collocated ? "collocated" : options.transport.c_str(), sysconf(_SC_NPROCESSORS_ONLN),
-               detail.c_str(), revision.c_str());
+               options.collocated ? "collocated" : options.transport.c_str(), link_label(options).c_str(),
+               sysconf(_SC_NPROCESSORS_ONLN), load.c_str(), detail.c_str(), revision.c_str());
   std::fclose(out);
+}
+
+std::string link_label(const common_options& options) {
+  if (!options.netns) return "loopback";
+  return options.link.empty() ? "veth" : options.link;
 }
 
 std::string_view to_string(preset p) noexcept {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +14,8 @@
 #include "benchmarks/sy_bench/process.h"
 
 namespace switchyard::bench {
+
+class network_namespaces;
 
 enum class preset { quick, standard, paper };
 
@@ -47,10 +51,25 @@ struct common_options {
   std::string transport = "iiop";  // iiop | uiop
   bool collocated = false;
   std::vector<std::string> orb_args;
+  // --netns: servers in a network namespace of their own, this process and its clients in
+  // another, joined by a veth pair, omniNames in a third; --link RATE[,DELAY] shapes the pair
+  // (and implies --netns). set_up_network() makes them (network_namespaces.h).
+  bool netns = false;
+  std::string link;  // as given: "155mbit" or "155mbit,5ms"; empty: not shaped
+  std::shared_ptr<network_namespaces> network;
 };
 
-// --out, --quick, --paper, --pin, --transport, --collocated.
+// --out, --quick, --paper, --pin, --transport, --collocated, --netns, --link.
 common_options parse_common(arg_parser& args);
+
+// With --netns: makes the namespaces, the veth pair and omniNames, and moves this process into
+// the clients' namespace (before any ORB or thread starts). Raises std::runtime_error saying what
+// is missing (root, ip, tc, omniNames). Without --netns: nothing.
+void set_up_network(common_options& options);
+
+// The link the experiment's calls cross, for the CSVs' `link` column: "loopback", "veth", or
+// the --link value.
+std::string link_label(const common_options& options);
 
 // results/<yyyymmdd>-<git revision> (relative to the working directory).
 std::filesystem::path default_out_dir();
@@ -63,6 +82,15 @@ std::string format_number(double value, int digits = 3);
 // Appends a line to DIR/run.txt saying what ran (the summary quotes it): subcommand, preset, pinning,
 // transport, date, revision, CPUs, the command line.
 void note_run(const common_options& options, const std::string& experiment, const std::string& detail);
+
+// --link RATE[,DELAY]: a rate tc(8) takes (155mbit, 1gbit, 800kbit, 100000bit) and an optional
+// one-way delay (5ms, 200us, 1s). Raises usage_error naming what it could not read.
+struct link_shape {
+  std::uint64_t bits_per_second = 0;
+  std::uint64_t delay_us = 0;  // 0: none (tbf); else netem
+  std::string rate, delay;     // as tc spells them
+};
+link_shape check_link_shape(std::string_view text);
 
 // Splits "a,b,c".
 std::vector<std::string> split(std::string_view text, char separator);

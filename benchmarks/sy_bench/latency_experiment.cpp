@@ -6,8 +6,10 @@
 // squares over medians: time = fixed + per byte * bytes), as the evaluation report's tables 1-6.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 
 #include "benchmarks/sy_bench/bench_interface.h"
@@ -67,7 +69,19 @@ struct result_row {
   std::string series;
   latency_case c;
   message_sizes sizes;
-  summary stats;
+  summary stats;                  // of every sample
+  std::vector<double> round_median_us;
+  median_interval median;         // of the round medians: the figure reported
+};
+
+// One case of one series: `run(n, warmup, out)` measures n samples (us) after `warmup` untimed
+// calls, in one round; `dead` once it failed (omniORB's peer).
+struct latency_point {
+  std::string series;
+  latency_case c;
+  std::function<void(std::size_t, std::size_t, std::vector<double>&)> run;
+  std::vector<double> samples{}, round_median_us{};
+  bool dead = false;
 };
 
 std::string mode_name(bool twoway) { return twoway ? "twoway" : "oneway"; }
@@ -78,7 +92,7 @@ void wait_for_bytes(const byte_counting_relay& relay, std::uint64_t at_least) {
     std::this_thread::sleep_for(std::chrono::microseconds(500));
 }
 
-// "corbaloc:iiop:1.2@host:port/key": the port, and the URL with another port.
+// "corbaloc:iiop:1.2@host:port/key": the port, and the URL to 127.0.0.1:`new_port` (the relay).
 std::pair<int, std::string> split_url(const std::string& url, int new_port) {
   auto at = url.find('@');
   auto colon = url.find(':', at);
@@ -86,7 +100,7 @@ std::pair<int, std::string> split_url(const std::string& url, int new_port) {
   if (at == std::string::npos || colon == std::string::npos || slash == std::string::npos)
     throw std::runtime_error("cannot read the server's corbaloc URL '" + url + "'");
   return {std::stoi(url.substr(colon + 1, slash - colon - 1)),
-          url.substr(0, colon + 1) + std::to_string(new_port) + url.substr(slash)};
+          url.substr(0, at + 1) + "127.0.0.1:" + std::to_string(new_port) + url.substr(slash)};
 }
 
 // Our ORB's request and reply sizes for each case, counted on the wire through a relay: the second
@@ -98,7 +112,7 @@ std::map<case_key, message_sizes> measure_sizes(const common_options& common, co
   iiop.collocated = false;
   bench_server server(iiop, 1, 0, {}, common.out);
   int port = split_url(server.first_url(), 0).first;
-  byte_counting_relay relay(port);
+  byte_counting_relay relay(port, server_host(common));
   auto target = client->string_to_object(split_url(server.first_url(), relay.port()).second);
   // Same host and port: the client's connection cache sends both through the one relayed connection.
   auto echo = client->string_to_object(split_url(server.echo_url(), relay.port()).second);
@@ -167,7 +181,9 @@ int latency_main(std::vector<std::string> args) {
   // Samples per case (docs/experiments.md): 2000 in the default (the whole run takes about a
   // minute), 10000 with --paper, 300 with --quick; after a warm-up of a tenth.
   std::size_t samples = parser.number("--samples").value_or(quick ? 300 : common.size == preset::paper ? 10000 : 2000);
-  std::size_t warmup = std::max<std::size_t>(20, samples / 10);
+  // Rounds (docs/experiments.md): each point's samples are taken in this many interleaved
+  // rounds, each after a warm-up of a tenth of its share (at least 20 calls).
+  std::size_t rounds = parser.number("--rounds").value_or(quick ? 6 : common.size == preset::paper ? 20 : 10);
   std::size_t servants = parser.number("--servants").value_or(1);
   auto invocation_name = parser.value("--invocation").value_or("request-train");
   // The evaluation report's message sizes: 144 B, then 2416 B to 24016 B in steps of 2400 B.
@@ -181,6 +197,7 @@ int latency_main(std::vector<std::string> args) {
   parser.finish();
   if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
   if (samples == 0) throw usage_error("--samples: at least 1");
+  if (rounds == 0 || rounds > samples) throw usage_error("--rounds: expected 1..samples");
   static const std::vector<std::string> invocations = {"request-train", "round-robin", "random", "worst-case"};
   if (std::find(invocations.begin(), invocations.end(), invocation_name) == invocations.end())
     throw usage_error("--invocation: unknown value '" + invocation_name + "'");
@@ -208,43 +225,56 @@ int latency_main(std::vector<std::string> args) {
     }
   }
   auto wants = [&](const char* s) { return std::find(series.begin(), series.end(), s) != series.end(); };
+  set_up_network(common);
+  const std::string host = server_host(common);
 
   std::filesystem::create_directories(common.out);
   std::cerr << "latency: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
-            << cases.size() << " cases x " << samples << " samples, out " << common.out.string() << "\n";
-  note_run(common, "latency", std::to_string(samples) + " samples per case");
+            << cases.size() << " cases x " << samples << " samples in " << rounds << " rounds, out "
+            << common.out.string() << "\n";
+  note_run(common, "latency", std::to_string(samples) + " samples per case in " + std::to_string(rounds) +
+                                  " interleaved rounds");
   auto client = orb_init(common.orb_args);
   auto sizes = measure_sizes(common, cases, client);
-  std::vector<result_row> results;
 
+  // Every series' server first, then the samples in rounds: each round measures a share of every
+  // point's samples (a point: a series and a case), the points in a freshly shuffled order, so a
+  // busy stretch of the machine slows every series alike (docs/experiments.md).
+  std::vector<latency_point> points;
+  std::unique_ptr<bench_server> server;
+  std::vector<object_ref> targets;
+  object_ref echo;
+  std::vector<std::unique_ptr<case_call>> calls;
+  std::vector<std::unique_ptr<baseline_server>> baseline_servers;
+  std::unique_ptr<omni_server> omni;
+  std::mt19937 random(7);
   if (wants("switchyard")) {
-    bench_server server(common, servants, 0, {"-ORBInstrument", "0"}, common.out);
-    auto& orb = server.local_orb() ? server.local_orb() : client;
-    std::vector<object_ref> targets;
-    for (auto& ior : server.ttcp_iors()) targets.push_back(orb->string_to_object(ior));
-    auto echo = orb->string_to_object(server.echo_ior());
+    server = std::make_unique<bench_server>(common, servants, 0, std::vector<std::string>{"-ORBInstrument", "0"}, common.out);
+    auto& orb = server->local_orb() ? server->local_orb() : client;
+    for (auto& ior : server->ttcp_iors()) targets.push_back(orb->string_to_object(ior));
+    echo = orb->string_to_object(server->echo_ior());
     payload none(element_type::none, 0);
     for (auto& t : targets) send(t, none, true);
-    std::mt19937 random(7);
     for (auto& c : cases) {
-      case_call call(c);
-      auto order = targets_for(invocation_name, servants, samples, random);
-      call(targets[order[0]], echo, true);  // the data-integrity check
-      for (std::size_t i = 0; i < warmup; ++i) call(targets[order[i % order.size()]], echo);
-      std::vector<double> us(samples);
-      for (std::size_t i = 0; i < samples; ++i) {
-        auto t0 = std::chrono::steady_clock::now();
-        call(targets[order[i]], echo);
-        us[i] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-      }
-      if (!c.twoway) send(targets[0], none, true);  // drain before the next case
-      results.push_back({"switchyard", c, sizes[key_of(c)], summarize(us)});
-      std::cerr << "latency switchyard " << mode_name(c.twoway) << " " << type_name(c) << " x" << c.units
-                << ": mean " << format_number(results.back().stats.mean, 2) << " us\n";
+      calls.push_back(std::make_unique<case_call>(c));
+      auto& call = *calls.back();
+      call(targets[0], echo, true);  // the data-integrity check
+      auto order = std::make_shared<std::vector<std::uint32_t>>(targets_for(invocation_name, servants, samples, random));
+      auto next = std::make_shared<std::size_t>(0);  // where in `order` the next round goes on
+      bool oneway = !c.twoway;
+      points.push_back({"switchyard", c, [&call, &targets, &echo, order, next, oneway](std::size_t n, std::size_t warmup,
+                                                                                       std::vector<double>& out) {
+        for (std::size_t i = 0; i < warmup; ++i) call(targets[(*order)[(*next + i) % order->size()]], echo);
+        for (std::size_t i = 0; i < n; ++i) {
+          auto& target = targets[(*order)[(*next)++ % order->size()]];
+          auto t0 = std::chrono::steady_clock::now();
+          call(target, echo);
+          out.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        }
+        if (oneway) send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
+      }});
     }
-    server.stop();
   }
-
   for (const char* baseline : {"socket", "ace"}) {
     if (!wants(baseline)) continue;
     auto program = built_tool(std::string("baselines/") + baseline + "_baseline");
@@ -252,21 +282,23 @@ int latency_main(std::vector<std::string> args) {
       std::cerr << "latency: " << baseline << "_baseline not built: no " << baseline << " series\n";
       continue;
     }
-    baseline_server server(*program, common.out, 0);
+    baseline_servers.push_back(std::make_unique<baseline_server>(*program, common.out, 0, host));
+    int port = baseline_servers.back()->port();
     auto samples_file = common.out / (std::string(".samples-") + baseline);
     for (auto& c : cases) {
-      auto s = sizes[key_of(c)];
-      run_client({program->string(), "latency", "--port", std::to_string(server.port()), "--request-bytes",
-                  std::to_string(s.request), "--reply-bytes", std::to_string(c.twoway ? s.reply : 0), "--samples",
-                  std::to_string(samples), "--warmup", std::to_string(warmup), "--samples-out", samples_file.string()},
-                 common.out);
-      results.push_back({baseline, c, s, summarize(read_samples_us(samples_file))});
-      std::cerr << "latency " << baseline << " " << mode_name(c.twoway) << " " << type_name(c) << " x"
-                << c.units << ": mean " << format_number(results.back().stats.mean, 2) << " us\n";
+      auto size = sizes[key_of(c)];
+      std::vector<std::string> argv = {program->string(), "latency", "--host", host, "--port", std::to_string(port),
+                                       "--request-bytes", std::to_string(size.request), "--reply-bytes",
+                                       std::to_string(c.twoway ? size.reply : 0), "--samples-out", samples_file.string()};
+      points.push_back({baseline, c, [argv, samples_file, &common](std::size_t n, std::size_t warmup, std::vector<double>& out) {
+        auto with_counts = argv;
+        with_counts.insert(with_counts.end(), {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
+        run_client(with_counts, common.out);
+        auto got = read_samples_us(samples_file);
+        out.insert(out.end(), got.begin(), got.end());
+      }});
     }
-    std::filesystem::remove(samples_file);
   }
-
   if (wants("omniorb")) {
     auto server_program = built_tool("peers/omni_bench_server");
     auto client_program = built_tool("peers/omni_bench_client");
@@ -274,71 +306,118 @@ int latency_main(std::vector<std::string> args) {
       std::cerr << "latency: omniORB peers not built: no omniorb series\n";
     } else {
       try {
-        omni_server server(*server_program, common.out, 1, 0);
+        omni = std::make_unique<omni_server>(*server_program, common.out, 1, 0, std::vector<std::string>{}, host);
         auto samples_file = common.out / ".samples-omniorb";
         for (auto& c : cases) {
           auto type = omni_type(c);
           if (type.empty()) continue;
-          try {
-            run_client({client_program->string(), "--ior-file", server.ior_file().string(), "--object",
-                        c.echo ? "echo" : "ttcp/0",
-                        "latency", "--mode", mode_name(c.twoway), "--type", type, "--units",
-                        std::to_string(std::max<std::size_t>(c.units, 1)), "--samples", std::to_string(samples),
-                        "--warmup", std::to_string(warmup), "--samples-out", samples_file.string()},
-                       common.out);
-          } catch (const std::exception& e) {
-            std::cerr << "latency omniorb " << mode_name(c.twoway) << " " << type << ": " << e.what() << "\n";
-            continue;
-          }
-          results.push_back({"omniorb", c, sizes[key_of(c)], summarize(read_samples_us(samples_file))});
-          std::cerr << "latency omniorb " << mode_name(c.twoway) << " " << type << " x" << c.units << ": mean "
-                    << format_number(results.back().stats.mean, 2) << " us\n";
+          std::vector<std::string> argv = {client_program->string(), "--ior-file", omni->ior_file().string(), "--object",
+                                           c.echo ? "echo" : "ttcp/0", "latency", "--mode", mode_name(c.twoway),
+                                           "--type", type, "--units", std::to_string(std::max<std::size_t>(c.units, 1)),
+                                           "--samples-out", samples_file.string()};
+          points.push_back({"omniorb", c, [argv, samples_file, &common](std::size_t n, std::size_t warmup,
+                                                                        std::vector<double>& out) {
+            auto with_counts = argv;
+            with_counts.insert(with_counts.end(), {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
+            run_client(with_counts, common.out);
+            auto got = read_samples_us(samples_file);
+            out.insert(out.end(), got.begin(), got.end());
+          }});
         }
-        std::filesystem::remove(samples_file);
       } catch (const std::exception& e) {
         std::cerr << "latency: omniorb series skipped: " << e.what() << "\n";
       }
     }
   }
+
+  std::vector<std::size_t> order(points.size());
+  std::vector<double> round_samples;
+  for (std::size_t round = 0; round < rounds; ++round) {
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), random);
+    std::size_t n = samples * (round + 1) / rounds - samples * round / rounds;
+    if (n == 0) continue;
+    std::size_t warmup = std::max<std::size_t>(20, n / 10);
+    for (auto i : order) {
+      auto& point = points[i];
+      if (point.dead) continue;
+      round_samples.clear();
+      try {
+        point.run(n, warmup, round_samples);
+      } catch (const std::exception& e) {
+        if (point.series != "omniorb") throw;
+        std::cerr << "latency omniorb " << mode_name(point.c.twoway) << " " << type_name(point.c) << ": " << e.what()
+                  << "\n";
+        point.dead = true;
+        continue;
+      }
+      if (round_samples.empty()) continue;
+      point.round_median_us.push_back(summarize(round_samples).median);
+      point.samples.insert(point.samples.end(), round_samples.begin(), round_samples.end());
+    }
+    std::cerr << "latency: round " << round + 1 << "/" << rounds << " of " << points.size() << " points\n";
+  }
+  if (server) server->stop();
+  baseline_servers.clear();
+  omni.reset();
+  for (const char* name : {".samples-socket", ".samples-ace", ".samples-omniorb"}) {
+    std::error_code ignored;
+    std::filesystem::remove(common.out / name, ignored);
+  }
   client->destroy();
+
+  std::vector<result_row> results;
+  for (auto& point : points) {
+    if (point.samples.empty()) continue;
+    result_row row{point.series, point.c, sizes[key_of(point.c)], summarize(point.samples), point.round_median_us,
+                   median_with_interval(point.round_median_us)};
+    std::cerr << "latency " << row.series << " " << mode_name(row.c.twoway) << " " << type_name(row.c) << " x"
+              << row.c.units << ": median " << format_number(row.median.median, 2) << " us";
+    if (row.median.has_interval())
+      std::cerr << " [" << format_number(row.median.low, 2) << ", " << format_number(row.median.high, 2) << "]";
+    std::cerr << "\n";
+    results.push_back(std::move(row));
+  }
 
   // Tables: ratio to the socket's mean for the same case, trend lines per series, mode and type.
   std::map<case_key, double> socket_mean;
   // Ratios and trend lines use medians: on a shared 2-vCPU machine a few scheduler stalls of
   // milliseconds move a mean by more than the differences we measure (the means are in the CSV).
   for (auto& r : results)
-    if (r.series == "socket") socket_mean[key_of(r.c)] = r.stats.median;
+    if (r.series == "socket") socket_mean[key_of(r.c)] = r.median.median;
   csv_table table;
   table.columns = {"series", "mode", "type", "units", "bytes", "request_bytes", "reply_bytes", "servants",
                    "invocation", "samples", "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "min_us",
-                   "ratio_to_socket"};
+                   "ratio_to_socket", "link", "rounds", "ci_low_us", "ci_high_us", "pooled_median_us"};
   for (auto& r : results) {
     auto it = socket_mean.find(key_of(r.c));
-    std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.stats.median / it->second, 3) : "";
+    std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.median.median / it->second, 3) : "";
     std::size_t bytes = std::max<std::size_t>(1, r.c.units) * unit_bytes(r.c);
     table.add({r.series, mode_name(r.c.twoway), type_name(r.c), std::to_string(r.c.units),
                std::to_string(bytes), std::to_string(r.sizes.request), std::to_string(r.c.twoway ? r.sizes.reply : 0),
                std::to_string(r.series == "switchyard" ? servants : 1), invocation_name,
-               std::to_string(r.stats.samples), format_number(r.stats.mean), format_number(r.stats.median),
+               std::to_string(r.stats.samples), format_number(r.stats.mean), format_number(r.median.median),
                format_number(r.stats.p99), format_number(r.stats.stddev), format_number(r.stats.first),
-               format_number(r.stats.min), ratio});
+               format_number(r.stats.min), ratio, link_label(common), std::to_string(r.round_median_us.size()),
+               r.median.has_interval() ? format_number(r.median.low) : "",
+               r.median.has_interval() ? format_number(r.median.high) : "", format_number(r.stats.median)});
   }
   table.write(common.out / "latency.csv");
 
   csv_table trends;
   trends.columns = {"series", "mode", "type", "fixed_us", "per_byte_ns", "points", "fixed_ratio_to_socket",
                     "per_byte_ratio_to_socket"};
-  std::map<std::tuple<std::string, bool, std::string>, std::pair<std::vector<double>, std::vector<double>>> points;
+  std::map<std::tuple<std::string, bool, std::string>, std::pair<std::vector<double>, std::vector<double>>> trend_points;
   for (auto& r : results) {
     if (!r.c.echo && r.c.type == element_type::none) continue;
-    auto& p = points[{r.series, r.c.twoway, type_name(r.c)}];
+    auto& p = trend_points[{r.series, r.c.twoway, type_name(r.c)}];
     p.first.push_back(static_cast<double>(r.c.units * unit_bytes(r.c)));
-    p.second.push_back(r.stats.median);
+    p.second.push_back(r.median.median);
   }
   std::map<std::pair<bool, std::string>, trend_line> socket_lines;
-  for (auto& [key, p] : points)
+  for (auto& [key, p] : trend_points)
     if (std::get<0>(key) == "socket") socket_lines[{std::get<1>(key), std::get<2>(key)}] = fit_line(p.first, p.second);
-  for (auto& [key, p] : points) {
+  for (auto& [key, p] : trend_points) {
     if (p.first.size() < 2) continue;
     auto line = fit_line(p.first, p.second);
     auto socket = socket_lines.find({std::get<1>(key), std::get<2>(key)});

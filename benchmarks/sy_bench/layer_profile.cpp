@@ -35,6 +35,15 @@ double layer_profile::total_us() const {
   return us;
 }
 
+layer_profile& layer_profile::operator+=(const layer_profile& other) {
+  for (auto& [key, cell] : other.cells) {
+    auto& sum = cells[key];
+    sum.calls += cell.calls;
+    sum.total_us += cell.total_us;
+  }
+  return *this;
+}
+
 layer_profile parse_layer_profile(std::string_view text) {
   layer_profile profile;
   std::istringstream lines{std::string(text)};

@@ -25,6 +25,8 @@ struct layer_profile {
   double mean_ns(std::string_view layer) const;
   std::uint64_t calls(std::string_view layer) const;
   double total_us() const;
+  // Adds another reading's calls and times cell by cell (the rounds of one measured cell).
+  layer_profile& operator+=(const layer_profile& other);
 };
 
 // Lines that do not parse as a probe line (headers, totals, "not compiled in") are skipped.

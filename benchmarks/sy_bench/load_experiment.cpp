@@ -384,6 +384,7 @@ int load_main(std::vector<std::string> args) {
     throw usage_error("--client-processes, --client-threads: 1..256");
   if (settings.socket_threads == 0 || settings.socket_threads > 1024) throw usage_error("--socket-threads: 1..1024");
   if (common.collocated) throw usage_error("load drives server processes: --collocated does not apply");
+  if (common.netns) throw usage_error("load runs on loopback: --netns and --link do not apply");
   if (common.transport != "iiop") throw usage_error("load drives TCP connections: --transport iiop only");
 
   // Servers and clients inherit the raised limit: 1024 connections need more than the usual 1024.

@@ -18,6 +18,7 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--strategy linear,binary,dynamic,perfect,perfect-fast,active]
           [--servant-demux ...] [--operation-demux ...] [--all-pairs] [--no-object-id-table]
           [--invocation request-train,round-robin,random,worst-case] [--requests N] [--no-instrument]
+          [--rounds R] [--order interleaved|contiguous] [--warmup W] [--seed S]
   latency [--mode twoway,oneway] [--types none,octet,short,long,double,char,binstruct] [--units 1,2,...,1024]
           [--echo-types echo_doubles,echo_longs,echo_records,echo_narecords,echo_any|none]
           [--echo-bytes 144,2416,...,24016]
@@ -33,6 +34,8 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           (-ORB options add the series "switchyard -ORB..." with those options; unpinned by default)
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
+demux, latency, ttcp: [--netns] [--link RATE[,DELAY]]  servers and clients in network namespaces of their own,
+  joined by a veth pair (shaped by tc with --link, e.g. 155mbit; needs root), references through omniNames
 --no-object-id-table (server, demux): perfect servant demux by the run-time hash alone, without the
   build-time gperf table over ttcp_0..ttcp_999 (demux.csv's object_id_table column says which served)
 )";

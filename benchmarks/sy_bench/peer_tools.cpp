@@ -38,9 +38,9 @@ std::optional<std::filesystem::path> built_tool(const std::string& relative) {
 }
 
 baseline_server::baseline_server(const std::filesystem::path& program, const std::filesystem::path& work_dir,
-                                 std::size_t socket_queue) {
+                                 std::size_t socket_queue, const std::string& host) {
   auto port_file = scratch(work_dir, "baseline-port");
-  std::vector<std::string> argv = {program.string(), "server", "--port-file", port_file.string()};
+  std::vector<std::string> argv = {program.string(), "server", "--port-file", port_file.string(), "--host", host};
   if (socket_queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(socket_queue)});
   process_ = child_process::start(argv, true);
   auto lines = wait_for_lines(port_file, 1, process_, std::chrono::seconds(20));
@@ -49,10 +49,12 @@ baseline_server::baseline_server(const std::filesystem::path& program, const std
 }
 
 omni_server::omni_server(const std::filesystem::path& program, const std::filesystem::path& work_dir,
-                         std::size_t servants, std::size_t socket_queue, const std::vector<std::string>& orb_args) {
+                         std::size_t servants, std::size_t socket_queue, const std::vector<std::string>& orb_args,
+                         const std::string& host) {
   ior_file_ = scratch(work_dir, "omni").string() + ".ior";
   std::vector<std::string> argv = {program.string(), "--ior-file", ior_file_.string(), "--servants",
                                    std::to_string(servants)};
+  if (host != "127.0.0.1") argv.insert(argv.end(), {"-ORBendPoint", "giop:tcp:" + host + ":0"});
   if (socket_queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(socket_queue)});
   argv.insert(argv.end(), orb_args.begin(), orb_args.end());
   out_file_ = scratch(work_dir, "omni-server-out");
@@ -101,7 +103,8 @@ std::optional<double> parse_seconds(const std::string& output) {
   }
 }
 
-byte_counting_relay::byte_counting_relay(int upstream_port) : upstream_port_(upstream_port) {
+byte_counting_relay::byte_counting_relay(int upstream_port, const std::string& upstream_host)
+    : upstream_port_(upstream_port), upstream_host_(upstream_host) {
   listener_ = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
@@ -130,7 +133,7 @@ void byte_counting_relay::run() {
   int server = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  inet_pton(AF_INET, upstream_host_.c_str(), &address.sin_addr);
   address.sin_port = htons(static_cast<std::uint16_t>(upstream_port_));
   if (connect(server, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
     close(client);

@@ -20,10 +20,12 @@ namespace switchyard::bench {
 // A program built beside sy-bench ("baselines/socket_baseline"), if it exists.
 std::optional<std::filesystem::path> built_tool(const std::string& relative);
 
-// A baseline server (`<baseline> server --port-file F [--socket-queue Q]`), stopped on destruction.
+// A baseline server (`<baseline> server --port-file F [--socket-queue Q] [--host H]`), stopped on
+// destruction. `host`: the address it listens on (sy-bench's server_host).
 class baseline_server {
  public:
-  baseline_server(const std::filesystem::path& program, const std::filesystem::path& work_dir, std::size_t socket_queue);
+  baseline_server(const std::filesystem::path& program, const std::filesystem::path& work_dir, std::size_t socket_queue,
+                  const std::string& host = "127.0.0.1");
   int port() const noexcept { return port_; }
 
  private:
@@ -31,11 +33,13 @@ class baseline_server {
   int port_ = 0;
 };
 
-// omni_bench_server --ior-file F [--servants N] [-ORB... options]: its lines by name ("ttcp/0" -> IOR).
+// omni_bench_server --ior-file F [--servants N] [-ORB... options]: its lines by name ("ttcp/0" -> IOR),
+// listening on `host` (-ORBendPoint when it is not 127.0.0.1).
 class omni_server {
  public:
   omni_server(const std::filesystem::path& program, const std::filesystem::path& work_dir, std::size_t servants,
-              std::size_t socket_queue, const std::vector<std::string>& orb_args = {});
+              std::size_t socket_queue, const std::vector<std::string>& orb_args = {},
+              const std::string& host = "127.0.0.1");
   ~omni_server();
   const std::filesystem::path& ior_file() const noexcept { return ior_file_; }
   pid_t pid() const noexcept { return process_.pid(); }
@@ -56,10 +60,11 @@ std::vector<double> read_samples_us(const std::filesystem::path& path);
 // "seconds=<f> bytes=<n>" -> seconds.
 std::optional<double> parse_seconds(const std::string& output);
 
-// A loopback TCP relay that forwards one connection to `upstream_port` and counts bytes each way.
+// A TCP relay on 127.0.0.1 that forwards one connection to `upstream_host`:`upstream_port` and
+// counts bytes each way.
 class byte_counting_relay {
  public:
-  explicit byte_counting_relay(int upstream_port);
+  explicit byte_counting_relay(int upstream_port, const std::string& upstream_host = "127.0.0.1");
   ~byte_counting_relay();
   int port() const noexcept { return port_; }
   std::uint64_t to_server() const noexcept { return to_server_.load(); }
@@ -70,6 +75,7 @@ class byte_counting_relay {
   int listener_ = -1;
   int port_ = 0;
   int upstream_port_;
+  std::string upstream_host_;
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> to_server_{0}, to_client_{0};
   std::thread thread_;

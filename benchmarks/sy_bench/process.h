@@ -15,6 +15,13 @@ enum class pin_mode { same, split, none };
 
 // On SIGINT/SIGTERM, sends SIGTERM to every child still running and exits (for the experiments).
 void stop_children_on_signals();
+// Also on those signals, after the children: closes `pipe_fd` and waits for `pid` (the --netns
+// janitor, which then removes the namespaces). -1 forgets it.
+void set_exit_janitor(int pipe_fd, pid_t pid) noexcept;
+
+// Servers started from now on (child_process::start with is_server) run in the network namespace
+// of `fd` (an open /var/run/netns/NAME; --netns); -1: this process's namespace.
+void set_server_network_namespace(int fd) noexcept;
 
 // Pins this process (and what it starts later) to the client's CPU; remembers the server's CPU.
 // Returns a line for the log ("pinned: client cpu 0, server cpu 0").
@@ -26,9 +33,13 @@ class child_process {
  public:
   child_process() = default;
   // Starts `argv[0]` (a path) with the arguments; stdout goes to `stdout_file` when given.
+  // Servers are pinned (--pin split) and started in the servers' network namespace (--netns);
+  // `network_namespace` (an open /var/run/netns/NAME) puts any child in that one instead;
+  // `stderr_too` sends stderr to `stdout_file` as well.
   // Raises std::runtime_error when the program cannot be started.
   static child_process start(const std::vector<std::string>& argv, bool is_server,
-                             const std::filesystem::path& stdout_file = {});
+                             const std::filesystem::path& stdout_file = {}, int network_namespace = -1,
+                             bool stderr_too = false);
   child_process(child_process&& other) noexcept : pid_(other.pid_) { other.pid_ = -1; }
   child_process& operator=(child_process&& other) noexcept;
   ~child_process() { stop(); }
@@ -49,6 +60,13 @@ class child_process {
 // whole), or the child ends, or `timeout` passes: raises std::runtime_error naming which.
 std::vector<std::string> wait_for_lines(const std::filesystem::path& path, std::size_t lines,
                                         child_process& child, std::chrono::milliseconds timeout);
+
+// Runs `argv[0]` (a path) to its end; its exit status (128 + signal when killed), and its stdout
+// and stderr together in `output`. Raises std::runtime_error when it cannot be started.
+int run_program(const std::vector<std::string>& argv, std::string& output);
+
+// The path of `name` in $PATH, /usr/sbin or /sbin (root's tools when PATH lacks them); empty if none.
+std::string find_in_path(const std::string& name);
 
 // This executable's path (for starting `sy-bench server`).
 std::string self_path();

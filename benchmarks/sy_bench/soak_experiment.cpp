@@ -67,6 +67,7 @@ int soak_main(std::vector<std::string> args) {
   if (requests == 0 || servants == 0 || clients == 0 || clients > 256)
     throw usage_error("--requests, --servants: at least 1; --clients: 1..256");
   if (common.collocated) throw usage_error("soak watches a server process: --collocated does not apply");
+  if (common.netns) throw usage_error("soak runs on loopback: --netns and --link do not apply");
 
   std::filesystem::create_directories(common.out);
   std::cerr << "soak: " << apply_pinning(common.pin) << ", " << requests << " requests over " << servants

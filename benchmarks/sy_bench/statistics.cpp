@@ -28,6 +28,43 @@ summary summarize(std::vector<double> samples) {
   return s;
 }
 
+std::size_t lower_interval_rank(std::size_t values, double level) {
+  // P(Binomial(R, 1/2) <= k), accumulated term by term in doubles (R up to thousands: the terms
+  // are computed as ratios, never as factorials).
+  if (values == 0) return 0;
+  const double n = static_cast<double>(values);
+  double term = std::pow(0.5, n);  // P(B = 0)
+  double below = 0;                // P(B < l) for the rank l being tried
+  std::size_t rank = 0;
+  for (std::size_t l = 1; l <= values / 2; ++l) {
+    below += term;  // now P(B <= l - 1) = P(B < l)
+    if (1.0 - 2.0 * below < level) break;
+    rank = l;
+    term *= (n - static_cast<double>(l - 1)) / static_cast<double>(l);
+  }
+  return rank;
+}
+
+median_interval median_with_interval(std::vector<double> values, double level) {
+  median_interval result;
+  result.values = values.size();
+  if (values.empty()) return result;
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  result.median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  std::size_t rank = lower_interval_rank(n, level);
+  if (rank == 0) return result;
+  result.low = values[rank - 1];
+  result.high = values[n - rank];
+  double below = 0, term = std::pow(0.5, static_cast<double>(n));
+  for (std::size_t k = 0; k < rank; ++k) {
+    below += term;
+    term *= (static_cast<double>(n) - static_cast<double>(k)) / static_cast<double>(k + 1);
+  }
+  result.coverage = 1.0 - 2.0 * below;
+  return result;
+}
+
 trend_line fit_line(const std::vector<double>& x, const std::vector<double>& y) {
   trend_line line;
   line.points = std::min(x.size(), y.size());

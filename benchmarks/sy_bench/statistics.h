@@ -1,8 +1,11 @@
-// Summaries of samples (the figures every table reports) and the least-squares trend line of the
-// evaluation report (tables 1-6: time = fixed cost + cost per byte * bytes).
+// Summaries of samples (the figures every table reports), the median with a distribution-free
+// confidence interval (docs/experiments.md, "Statistics on a noisy machine"), and the
+// least-squares trend line of the evaluation report (tables 1-6: time = fixed cost + cost per
+// byte * bytes).
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace switchyard::bench {
@@ -14,6 +17,25 @@ struct summary {
 
 // Of the samples in their measured order (`first` is the first one); empty gives all zeros.
 summary summarize(std::vector<double> samples);
+
+// The median of R values and the order statistics x(l) <= median <= x(R+1-l) that cover the
+// population median with probability `coverage` = 1 - 2 P(Binomial(R, 1/2) < l), for the largest
+// rank l whose coverage is at least `level`. No assumption about the distribution: the values
+// need only be independent draws of one quantity (a cell's round medians). Fewer than 6 values
+// cannot give 95 %: then low and high are NaN and coverage 0.
+struct median_interval {
+  double median = std::numeric_limits<double>::quiet_NaN();
+  double low = std::numeric_limits<double>::quiet_NaN();
+  double high = std::numeric_limits<double>::quiet_NaN();
+  double coverage = 0;
+  std::size_t values = 0;
+  bool has_interval() const noexcept { return coverage > 0; }
+};
+
+median_interval median_with_interval(std::vector<double> values, double level = 0.95);
+
+// The rank l (1-based) of median_with_interval for R values, 0 when no rank reaches `level`.
+std::size_t lower_interval_rank(std::size_t values, double level = 0.95);
 
 struct trend_line {
   double fixed = 0;     // intercept
