@@ -1,5 +1,8 @@
 #include "orb/core/worker_pool.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "orb/core/server.h"
 #include "orb/core/server_connection.h"
 #include "orb/core/server_loop.h"
@@ -14,12 +17,19 @@ constexpr std::size_t overshoot_places = 256;
 // Copies of at most this size keep their buffer for the next request.
 constexpr std::size_t spare_buffer_limit = 64 * 1024;
 constexpr std::size_t max_spare_buffers = 64;
+// A copy's buffer is at least this big and grows by powers of two, so that the small requests of
+// a steady state, each landing in whichever spare buffer comes first, stop reallocating.
+constexpr std::size_t min_copy_capacity = 1024;
+// Spare buffers made up front (32 KiB): requests queued at once up to this many need no new one.
+constexpr std::size_t initial_spare_buffers = 32;
 
 }  // namespace
 
 worker_pool::worker_pool(server& owner, unsigned threads, std::size_t max_queued)
     : owner_(owner), max_queued_(max_queued), ring_(max_queued + overshoot_places) {
   threads_.reserve(threads);
+  spare_.reserve(max_spare_buffers);
+  for (std::size_t i = 0; i < initial_spare_buffers; ++i) spare_.emplace_back().reserve(min_copy_capacity);
   for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
 }
 
@@ -41,6 +51,8 @@ bool worker_pool::submit(std::shared_ptr<server_connection> connection, const gi
     spare_.pop_back();
   }
   lock.unlock();
+  if (bytes.capacity() < message.bytes.size())
+    bytes.reserve(std::bit_ceil(std::max(message.bytes.size(), min_copy_capacity)));
   bytes.assign(message.bytes.begin(), message.bytes.end());
   // A large copy draws on the budget like a receive buffer; small ones are bounded by the
   // queue's length (-ORBMaxQueuedRequests), so small requests are always taken.

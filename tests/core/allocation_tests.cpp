@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "tests/core/orb_fixture.h"
 
@@ -39,7 +41,17 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::f
 
 TEST_CASE("small requests allocate nothing once warmed up", "[core][allocation]") {
   auto strategy = GENERATE("linear", "dynamic", "perfect", "active");
-  test::serving_orb server({"-ORBServantDemux", strategy, "-ORBOperationDemux", strategy});
+  // Every concurrency model: the default (adaptive, this one connection on a dedicated thread),
+  // adaptive past its dedicated threads (an event loop serves inline), reactive, thread per
+  // connection, and the worker pool (a loop frames, a worker serves and replies).
+  auto model = GENERATE(values<std::vector<std::string>>({{},
+                                                         {"-ORBDedicatedThreads", "0"},
+                                                         {"-ORBConcurrency", "reactive"},
+                                                         {"-ORBConcurrency", "thread-per-connection"},
+                                                         {"-ORBThreads", "2"}}));
+  std::vector<std::string> options{"-ORBServantDemux", strategy, "-ORBOperationDemux", strategy};
+  options.insert(options.end(), model.begin(), model.end());
+  test::serving_orb server(options);
   auto ttcp = std::make_shared<test::recording_ttcp>();
   auto probe = std::make_shared<test::test_probe>();
   auto ttcp_ior = server.orb->object_to_string(server.orb->root_adapter().activate(ttcp));
@@ -60,7 +72,9 @@ TEST_CASE("small requests allocate nothing once warmed up", "[core][allocation]"
   long before = allocations.load();
   batch(1000);
   long during = allocations.load() - before;
-  INFO("allocations during 3000 requests with " << strategy << " demultiplexing: " << during);
+  INFO("allocations during 3000 requests with " << strategy << " demultiplexing, model options '"
+                                                   << (model.empty() ? "(defaults)" : model[0] + " " + model[1])
+                                                   << "': " << during);
   CHECK(during == 0);
   CHECK(ttcp->oneway >= 1000);
 }
