@@ -1,7 +1,9 @@
 // The shared body of every socket-based connection (iiop, uiop): the send and receive loops on a
 // stream socket handle. The handle is owned here; ACE opened it (ACE_SOCK_Stream or
-// ACE_LSOCK_Stream, which are thin wrappers over it), and the hot path calls sendmsg()/recv() on
-// it directly so that it can pass MSG_NOSIGNAL and account for partial writes itself. No ACE.
+// ACE_LSOCK_Stream, which are thin wrappers over it), and the hot path makes the system calls on
+// it itself (recvfrom, sendto, sendmsg through syscall(2), without glibc's cancellation-point
+// wrappers: socket_connection.cpp says why) so that it can pass MSG_NOSIGNAL and account for
+// partial writes itself. No ACE.
 #pragma once
 
 #include <string>

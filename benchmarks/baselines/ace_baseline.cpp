@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     ACE_INET_Addr server(static_cast<u_short>(a.port), a.host.c_str());
     // The queues are set before the handshake (the connector keeps an open handle): set after it,
     // a smaller SO_RCVBUF than the window already offered stalls the sender on a real link
-    // (benchmarks/peers/README.md, "The 8 K hang").
+    // (docs/omniorb_peers.md, "The 8 K hang").
     if (stream.peer.open(SOCK_STREAM, PF_INET, 0, 1) != 0) throw std::runtime_error("cannot open a socket");
     tune(stream.peer, a.socket_queue);
     if (connector.connect(stream.peer, server) != 0)

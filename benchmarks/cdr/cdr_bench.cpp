@@ -1,7 +1,7 @@
 // CDR micro-benchmark: our streams (switchyard::cdr) against ACE's ACE_OutputCDR / ACE_InputCDR on
 // the same data, marshaling and demarshaling one message at a time with streams reused the way an
 // ORB reuses them. Data sets: sequence<octet> of 1024, sequence<long> of 1024, and
-// sequence<BinStruct> of 1024 (the papers' struct, /work/shared/idl/ttcp_sequence.idl).
+// sequence<BinStruct> of 1024 (the papers' struct, idl/ttcp_sequence.idl, a copy of ../shared/idl/).
 // Demarshaling is measured in both byte orders: "native" data, and "swapped" data written in the
 // opposite order (the reader swaps). Marshaling is native only: both streams write native order
 // (ours by design, receiver makes right; ACE unless built with ACE_ENABLE_SWAP_ON_WRITE).

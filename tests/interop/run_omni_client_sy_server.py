@@ -29,7 +29,6 @@ SKIP = 77
 CALLS = ("noparams2way,noparams1way,octets:0,octets:1,octets:1000,octets:100000,"
          "structs:0,structs:1,structs:100,bad-key,bad-op,non-existent")
 COUNT = 3
-WORKAROUND = []
 VERSIONS = ["1.0", "1.1", "1.2"]
 
 # (servant demux, operation demux, extra server options)
@@ -112,7 +111,7 @@ def one_server(server, client, work, servant_demux, operation_demux, extra):
     ior_file = os.path.join(work, "iors-%s-%s.txt" % (servant_demux, operation_demux))
     proc = subprocess.Popen([server, "--ior-file", ior_file, "--servants", "2", "--seconds", "100",
                              "--counts", "-ORBServantDemux", servant_demux,
-                             "-ORBOperationDemux", operation_demux] + WORKAROUND + extra,
+                             "-ORBOperationDemux", operation_demux] + extra,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     ok = True
     oneways = 0

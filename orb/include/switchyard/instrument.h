@@ -1,6 +1,6 @@
 // Per-layer probes on the request path: read, GIOP parse, servant demux, operation demux,
 // demarshal, upcall, marshal, write. Public because generated skeletons time their own phases
-// (demarshal, upcall, marshal). Design, clock choice and measured overhead: docs/instrumentation.md.
+// (demarshal, upcall: idl_compiler/cxx_skeletons.cpp) through server_request::mark. Design, clock choice and measured overhead: docs/instrumentation.md.
 //
 // How the ORB core uses it (one probe_table per server thread, see probe_table_set):
 //
@@ -9,7 +9,9 @@
 //   ... parse the GIOP headers ...            timer.mark(layer::parse);
 //   ... find the servant ...                  timer.mark(layer::servant_demux, strategy::perfect);
 //   ... find the operation ...                timer.mark(layer::operation_demux, strategy::active);
-//   ... skeleton: demarshal, upcall, marshal, each followed by its mark ...
+//   ... the generated skeleton demarshals, then request.mark(layer::demarshal);
+//       calls the servant, then request.mark(layer::upcall) ...
+//   ... marshal the reply ...                 timer.mark(layer::marshal);
 //   ... write the reply ...                   timer.mark(layer::write);
 //
 // or, for one isolated layer, `scoped_probe probe(table, layer::parse);` (two clock reads).

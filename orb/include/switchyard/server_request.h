@@ -14,7 +14,6 @@ namespace core {
 class reply_sink;
 }
 
-// The three replies a request can have.
 // The replies a request can have (GIOP's ReplyStatusType values).
 enum class reply_status : std::uint32_t {
   no_exception = 0,
