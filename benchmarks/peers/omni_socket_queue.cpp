@@ -3,9 +3,11 @@
 #include <omniORB4/CORBA.h>
 #include <omniORB4/omniInterceptors.h>
 // omniORB internals, in this order: GIOP_C needs giopStream complete.
+// clang-format off
 #include <omniORB4/internal/giopStrand.h>
 #include <omniORB4/internal/giopStream.h>
 #include <omniORB4/internal/GIOP_C.h>
+// clang-format on
 #include <omniORB4/tcpConnection.h>
 
 #include <dlfcn.h>
