@@ -454,7 +454,7 @@ std::vector<std::vector<std::byte>> load_fragment_group(const std::string& stem)
   return out;
 }
 
-// The values each client sent (tests/interop/omni_peer_client.cpp; the Python client in the
+// The values each client sent (benchmarks/peers/omni_peer_client.cpp; the Python client in the
 // README), as the primitives in marshalling order.
 struct echo_value {
   std::size_t count = 1024;

@@ -11,6 +11,6 @@ build=${1:-build}
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 meson compile -C "$build" omni_peer_server omni_peer_client
 exec python3 "$here/capture_giop.py" \
-  --server "$build/tests/interop/omni_peer_server" \
-  --client "$build/tests/interop/omni_peer_client" \
+  --server "$build/benchmarks/peers/omni_peer_server" \
+  --client "$build/benchmarks/peers/omni_peer_client" \
   --out "$root/tests/giop/captures"

@@ -1,4 +1,4 @@
-// omni_peer_server: an omniORB server for interop tests and the `omniorb` benchmark series.
+// omni_peer_server: the omniORB server of the interop tests (tests/interop, tests/dynamic).
 //
 // Serves N ttcp_sequence servants and one Integrity::Echo servant on loopback, writes one line per
 // object ("echo <IOR>", "ttcp/0 <IOR>", ...) to --ior-file (through a temporary file and a rename,
@@ -13,8 +13,8 @@
 // omniORB; when one of them is -ORBendPoint, --host/--port are not used. --echo dsi serves Echo
 // through omniORB's DSI (omni_dsi_echo.h) instead of its generated skeleton.
 #include "integrity.hh"
-#include "benchmarks/peers/omni_echo_servant.h"
-#include "tests/interop/omni_dsi_echo.h"
+#include "omni_dsi_echo.h"
+#include "omni_echo_servant.h"
 #include "ttcp_sequence.hh"
 
 #include <algorithm>
