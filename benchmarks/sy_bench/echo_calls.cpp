@@ -98,4 +98,71 @@ void echo_payload::call(const object_ref& echo, bool check) const {
   }
 }
 
+switchyard::any echo_payload::argument_any() const {
+  switchyard::any a;
+  switch (type_) {
+    case echo_type::doubles: Integrity::insert_Doubles(a, values_->doubles); break;
+    case echo_type::longs: Integrity::insert_Longs(a, values_->longs); break;
+    case echo_type::records: Integrity::insert_Records(a, values_->records); break;
+    case echo_type::narecords: Integrity::insert_NARecords(a, values_->narecords); break;
+    case echo_type::any: a <<= values_->records_any; break;
+  }
+  return a;
+}
+
+std::uint32_t echo_payload::operation_index() const noexcept {
+  switch (type_) {
+    case echo_type::longs: return 20;
+    case echo_type::doubles: return 21;
+    case echo_type::records: return 22;
+    case echo_type::narecords: return 23;
+    case echo_type::any: return 25;
+  }
+  return 0xffffffffu;
+}
+
+switchyard::type_code echo_payload::result_type() const {
+  switch (type_) {
+    case echo_type::doubles: return Integrity::_tc_Doubles();
+    case echo_type::longs: return Integrity::_tc_Longs();
+    case echo_type::records: return Integrity::_tc_Records();
+    case echo_type::narecords: return Integrity::_tc_NARecords();
+    case echo_type::any: break;
+  }
+  return switchyard::type_code::basic(switchyard::tc_kind::tk_any);
+}
+
+void echo_payload::check_result(const switchyard::any& result) const {
+  bool same = false;
+  switch (type_) {
+    case echo_type::doubles: {
+      Integrity::Doubles got;
+      same = Integrity::extract_Doubles(result, got) && got == values_->doubles;
+      break;
+    }
+    case echo_type::longs: {
+      Integrity::Longs got;
+      same = Integrity::extract_Longs(result, got) && got == values_->longs;
+      break;
+    }
+    case echo_type::records: {
+      Integrity::Records got;
+      same = Integrity::extract_Records(result, got) && got == values_->records;
+      break;
+    }
+    case echo_type::narecords: {
+      Integrity::NARecords got;
+      same = Integrity::extract_NARecords(result, got) && got == values_->narecords;
+      break;
+    }
+    case echo_type::any: {
+      switchyard::any inner;
+      Integrity::Records got;
+      same = (result >>= inner) && Integrity::extract_Records(inner, got) && got == values_->records;
+      break;
+    }
+  }
+  if (!same) throw std::runtime_error(std::string(to_string(type_)) + " (DII): the reply differs from what was sent");
+}
+
 }  // namespace switchyard::bench

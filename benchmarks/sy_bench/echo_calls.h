@@ -5,11 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string_view>
 
+#include "switchyard/any.h"
 #include "switchyard/object.h"
+#include "switchyard/type_code.h"
 
 namespace switchyard::bench {
 
@@ -35,6 +38,15 @@ class echo_payload {
   // Calls the operation on an Integrity::Echo reference; with `check`, raises std::runtime_error
   // unless the result equals what was sent (the report's data-integrity check, untimed calls only).
   void call(const object_ref& echo, bool check) const;
+  // The same call through the DII (dii_calls.h): the argument as an Any (generated insertion, so
+  // it holds the C++ value and marshals through the generated code), the result's TypeCode
+  // (syidl's _tc_), and the data-integrity check of a result the DII returned.
+  switchyard::any argument_any() const;
+  // The operation's position in Integrity::Echo (idl/integrity.idl's declaration order), which
+  // the generated stub sends for active demultiplexing; request::set_operation_index sends it too.
+  std::uint32_t operation_index() const noexcept;
+  switchyard::type_code result_type() const;
+  void check_result(const switchyard::any& result) const;
 
  private:
   struct values;

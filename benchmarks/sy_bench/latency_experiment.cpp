@@ -4,6 +4,9 @@
 // sockets and ACE baselines (sending exactly as many bytes as our ORB's request and reply, counted
 // by a relay), and omniORB when its peers are built. Trend lines per series and type (least
 // squares over medians: time = fixed + per byte * bytes), as the evaluation report's tables 1-6.
+// Our ORB's calls go through generated or hand-written stubs (SII) and, with --interface dii,
+// through the Dynamic Invocation Interface (dii_calls.h), its request reused or made per call
+// (--dii-request): the latency paper's figures 11-26.
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -15,6 +18,7 @@
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/bench_server.h"
 #include "benchmarks/sy_bench/csv_table.h"
+#include "benchmarks/sy_bench/dii_calls.h"
 #include "benchmarks/sy_bench/echo_calls.h"
 #include "benchmarks/sy_bench/experiments.h"
 #include "benchmarks/sy_bench/peer_tools.h"
@@ -43,14 +47,41 @@ std::size_t unit_bytes(const latency_case& c) {
 using case_key = std::tuple<bool, std::string, std::size_t>;
 case_key key_of(const latency_case& c) { return {c.twoway, type_name(c), c.units}; }
 
-// One call of a case, its data built once: a ttcp send or an echo.
+// One call of a case, its data built once: a ttcp send or an echo, through the stub or (with
+// `dii`) through the DII.
 class case_call {
  public:
-  explicit case_call(const latency_case& c)
+  explicit case_call(const latency_case& c, std::optional<dii_request_mode> dii = std::nullopt)
       : twoway_(c.twoway), data_(c.echo ? element_type::none : c.type, c.echo ? 0 : c.units) {
     if (c.echo) echo_.emplace(*c.echo, c.units * echo_element_bytes(*c.echo));
+    if (!dii) return;
+    if (echo_) {
+      dii_.emplace(dii_operation{std::string(to_string(*c.echo)), echo_->operation_index(), echo_->argument_any(), "v",
+                                 echo_->result_type(), true},
+                   *dii);
+    } else {
+      auto op = send_operation(data_.type(), twoway_);
+      std::optional<any> argument;
+      if (data_.type() != element_type::none) argument = ttcp_sequence_any(data_);
+      dii_.emplace(dii_operation{std::string(op.name), op.index, std::move(argument), "ttcp_seq",
+                                 type_code::basic(tc_kind::tk_void), twoway_},
+                   *dii);
+    }
   }
-  void operator()(const object_ref& ttcp, const object_ref& echo, bool check = false) const {
+  // Calls the `slot`th ttcp target (`ttcp`) or the echo object.
+  void operator()(std::size_t slot, const object_ref& ttcp, const object_ref& echo, bool check = false) {
+    if (dii_) {
+      if (!echo_) {
+        (*dii_)(ttcp, slot);
+      } else if (check) {
+        any got;
+        (*dii_)(echo, 0, &got);
+        echo_->check_result(got);
+      } else {
+        (*dii_)(echo, 0);
+      }
+      return;
+    }
     if (echo_) echo_->call(echo, check);
     else send(ttcp, data_, twoway_);
   }
@@ -59,6 +90,7 @@ class case_call {
   bool twoway_;
   payload data_;
   std::optional<echo_payload> echo_;
+  std::optional<dii_call> dii_;
 };
 
 struct message_sizes {
@@ -72,6 +104,8 @@ struct result_row {
   summary stats;                  // of every sample
   std::vector<double> round_median_us;
   median_interval median;         // of the round medians: the figure reported
+  std::string interface;          // "sii" or "dii" for our ORB and omniORB, "" for the baselines
+  std::string dii_request;        // "reuse" or "per-call" for dii
 };
 
 // One case of one series: `run(n, warmup, out)` measures n samples (us) after `warmup` untimed
@@ -82,6 +116,7 @@ struct latency_point {
   std::function<void(std::size_t, std::size_t, std::vector<double>&)> run;
   std::vector<double> samples{}, round_median_us{};
   bool dead = false;
+  std::string interface{}, dii_request{};  // as result_row's
 };
 
 std::string mode_name(bool twoway) { return twoway ? "twoway" : "oneway"; }
@@ -123,11 +158,11 @@ std::map<case_key, message_sizes> measure_sizes(const common_options& common, co
   message_sizes null_call{relay.to_server() - before.first, relay.to_client() - before.second};
   std::map<case_key, message_sizes> sizes;
   for (auto& c : cases) {
-    case_call call(c);
-    call(target, echo, true);  // the data-integrity check, once per case
+    case_call call(c);  // the DII sends the same messages: its arguments as their values
+    call(0, target, echo, true);  // the data-integrity check, once per case
     if (!c.twoway) send(target, none, true);
     auto start = std::pair(relay.to_server(), relay.to_client());
-    call(target, echo);
+    call(0, target, echo);
     if (!c.twoway) send(target, none, true);  // the one-way request is on the wire before this reply
     wait_for_bytes(relay, start.first);
     message_sizes s{relay.to_server() - start.first, relay.to_client() - start.second};
@@ -194,7 +229,16 @@ int latency_main(std::vector<std::string> args) {
                                                                                  "echo_narecords", "echo_any"});
   auto echo_sizes = parser.number_list("--echo-bytes", quick ? std::vector<std::size_t>{144, 24016} : report_sizes);
   auto series = parser.list("--series", {"switchyard", "socket", "ace", "omniorb"});
+  // Our ORB's calls through the stubs (sii), the DII (dii) or both; a DII request reused for
+  // every call or made anew for each (docs/experiments.md, "Static and dynamic invocation").
+  auto interfaces = parser.list("--interface", {"sii", "dii"});
+  auto dii_request_name = parser.value("--dii-request").value_or("reuse");
   parser.finish();
+  if (interfaces.empty()) throw usage_error("--interface: expected sii, dii or sii,dii");
+  for (auto& i : interfaces)
+    if (i != "sii" && i != "dii") throw usage_error("--interface: unknown value '" + i + "' (sii, dii)");
+  auto dii_request = parse_dii_request_mode(dii_request_name);
+  if (!dii_request) throw usage_error("--dii-request: unknown value '" + dii_request_name + "' (reuse, per-call)");
   if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
   if (samples == 0) throw usage_error("--samples: at least 1");
   if (rounds == 0 || rounds > samples) throw usage_error("--rounds: expected 1..samples");
@@ -255,24 +299,33 @@ int latency_main(std::vector<std::string> args) {
     echo = orb->string_to_object(server->echo_ior());
     payload none(element_type::none, 0);
     for (auto& t : targets) send(t, none, true);
-    for (auto& c : cases) {
-      calls.push_back(std::make_unique<case_call>(c));
-      auto& call = *calls.back();
-      call(targets[0], echo, true);  // the data-integrity check
-      auto order = std::make_shared<std::vector<std::uint32_t>>(targets_for(invocation_name, servants, samples, random));
-      auto next = std::make_shared<std::size_t>(0);  // where in `order` the next round goes on
-      bool oneway = !c.twoway;
-      points.push_back({"switchyard", c, [&call, &targets, &echo, order, next, oneway](std::size_t n, std::size_t warmup,
-                                                                                       std::vector<double>& out) {
-        for (std::size_t i = 0; i < warmup; ++i) call(targets[(*order)[(*next + i) % order->size()]], echo);
-        for (std::size_t i = 0; i < n; ++i) {
-          auto& target = targets[(*order)[(*next)++ % order->size()]];
-          auto t0 = std::chrono::steady_clock::now();
-          call(target, echo);
-          out.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-        }
-        if (oneway) send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
-      }});
+    for (auto& interface : interfaces) {
+      bool dii = interface == "dii";
+      for (auto& c : cases) {
+        calls.push_back(std::make_unique<case_call>(c, dii ? dii_request : std::nullopt));
+        auto& call = *calls.back();
+        call(0, targets[0], echo, true);  // the data-integrity check
+        auto order = std::make_shared<std::vector<std::uint32_t>>(targets_for(invocation_name, servants, samples, random));
+        auto next = std::make_shared<std::size_t>(0);  // where in `order` the next round goes on
+        bool oneway = !c.twoway;
+        points.push_back({"switchyard", c, [&call, &targets, &echo, order, next, oneway](std::size_t n, std::size_t warmup,
+                                                                                         std::vector<double>& out) {
+          for (std::size_t i = 0; i < warmup; ++i) {
+            auto slot = (*order)[(*next + i) % order->size()];
+            call(slot, targets[slot], echo);
+          }
+          for (std::size_t i = 0; i < n; ++i) {
+            auto slot = (*order)[(*next)++ % order->size()];
+            auto& target = targets[slot];
+            auto t0 = std::chrono::steady_clock::now();
+            call(slot, target, echo);
+            out.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+          }
+          if (oneway) send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
+        }});
+        points.back().interface = interface;
+        if (dii) points.back().dii_request = std::string(to_string(*dii_request));
+      }
     }
   }
   for (const char* baseline : {"socket", "ace"}) {
@@ -323,6 +376,7 @@ int latency_main(std::vector<std::string> args) {
             auto got = read_samples_us(samples_file);
             out.insert(out.end(), got.begin(), got.end());
           }});
+          points.back().interface = "sii";  // omni_bench_client's stubs
         }
       } catch (const std::exception& e) {
         std::cerr << "latency: omniorb series skipped: " << e.what() << "\n";
@@ -370,8 +424,9 @@ int latency_main(std::vector<std::string> args) {
   for (auto& point : points) {
     if (point.samples.empty()) continue;
     result_row row{point.series, point.c, sizes[key_of(point.c)], summarize(point.samples), point.round_median_us,
-                   median_with_interval(point.round_median_us)};
-    std::cerr << "latency " << row.series << " " << mode_name(row.c.twoway) << " " << type_name(row.c) << " x"
+                   median_with_interval(point.round_median_us), point.interface, point.dii_request};
+    std::cerr << "latency " << row.series << (row.interface == "dii" ? " dii " + row.dii_request : "") << " "
+              << mode_name(row.c.twoway) << " " << type_name(row.c) << " x"
               << row.c.units << ": median " << format_number(row.median.median, 2) << " us";
     if (row.median.has_interval())
       std::cerr << " [" << format_number(row.median.low, 2) << ", " << format_number(row.median.high, 2) << "]";
@@ -388,7 +443,8 @@ int latency_main(std::vector<std::string> args) {
   csv_table table;
   table.columns = {"series", "mode", "type", "units", "bytes", "request_bytes", "reply_bytes", "servants",
                    "invocation", "samples", "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "min_us",
-                   "ratio_to_socket", "link", "rounds", "ci_low_us", "ci_high_us", "pooled_median_us"};
+                   "ratio_to_socket", "link", "rounds", "ci_low_us", "ci_high_us", "pooled_median_us", "interface",
+                   "dii_request"};
   for (auto& r : results) {
     auto it = socket_mean.find(key_of(r.c));
     std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.median.median / it->second, 3) : "";
@@ -400,17 +456,20 @@ int latency_main(std::vector<std::string> args) {
                format_number(r.stats.p99), format_number(r.stats.stddev), format_number(r.stats.first),
                format_number(r.stats.min), ratio, link_label(common), std::to_string(r.round_median_us.size()),
                r.median.has_interval() ? format_number(r.median.low) : "",
-               r.median.has_interval() ? format_number(r.median.high) : "", format_number(r.stats.median)});
+               r.median.has_interval() ? format_number(r.median.high) : "", format_number(r.stats.median), r.interface,
+               r.dii_request});
   }
   table.write(common.out / "latency.csv");
 
   csv_table trends;
   trends.columns = {"series", "mode", "type", "fixed_us", "per_byte_ns", "points", "fixed_ratio_to_socket",
-                    "per_byte_ratio_to_socket"};
-  std::map<std::tuple<std::string, bool, std::string>, std::pair<std::vector<double>, std::vector<double>>> trend_points;
+                    "per_byte_ratio_to_socket", "interface", "dii_request"};
+  // (series, mode, type, interface, dii_request)
+  using trend_key = std::tuple<std::string, bool, std::string, std::string, std::string>;
+  std::map<trend_key, std::pair<std::vector<double>, std::vector<double>>> trend_points;
   for (auto& r : results) {
     if (!r.c.echo && r.c.type == element_type::none) continue;
-    auto& p = trend_points[{r.series, r.c.twoway, type_name(r.c)}];
+    auto& p = trend_points[{r.series, r.c.twoway, type_name(r.c), r.interface, r.dii_request}];
     p.first.push_back(static_cast<double>(r.c.units * unit_bytes(r.c)));
     p.second.push_back(r.median.median);
   }
@@ -429,7 +488,7 @@ int latency_main(std::vector<std::string> args) {
     }
     trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::get<2>(key),
                 format_number(line.fixed, 4), format_number(line.per_unit * 1000.0, 4), std::to_string(line.points),
-                fixed_ratio, byte_ratio});
+                fixed_ratio, byte_ratio, std::get<3>(key), std::get<4>(key)});
   }
   trends.write(common.out / "latency_trends.csv");
   std::cerr << "latency: " << table.rows.size() << " rows -> " << (common.out / "latency.csv").string() << "\n";

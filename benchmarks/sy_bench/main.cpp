@@ -23,6 +23,7 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--echo-types echo_doubles,echo_longs,echo_records,echo_narecords,echo_any|none]
           [--echo-bytes 144,2416,...,24016]
           [--samples N] [--servants N] [--invocation ...] [--series switchyard,socket,ace,omniorb]
+          [--interface sii,dii] [--dii-request reuse|per-call]
   ttcp    [--types octet,...] [--buffers 1K,...,128K] [--queues 8K,64K,default] [--total-bytes 64M]
           [--repeats 5] [--series switchyard,socket,ace,omniorb]
   soak    [--requests 10000000] [--servants 1000] [--clients 4]
