@@ -19,8 +19,10 @@ REQUIRED = {
               "demux_rounds.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
                                    "round", "position", "median_us"]},
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
-                                "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket", "link"],
-                "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns"]},
+                                "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket", "link",
+                                "interface", "dii_request"],
+                "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns", "interface",
+                                       "dii_request"]},
     "soak": {"soak.csv": ["model", "phase", "requests_done", "elapsed_s", "rss_kb", "descriptors", "threads",
                           "failures", "servants", "clients"]},
     "load": {"load.csv": ["series", "concurrency", "connections", "requests_per_s", "p50_us", "p99_us",
@@ -38,6 +40,50 @@ FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to
 def fail(message):
     print(f"check_results: FAIL: {message}", file=sys.stderr)
     sys.exit(1)
+
+
+def option(args, name, default):
+    return args[args.index(name) + 1] if name in args and args.index(name) + 1 < len(args) else default
+
+
+def check_interfaces(out_dir, args):
+    """latency with --interface: our ORB's rows are of the interfaces asked for and of nothing else,
+    each in every mode asked for, with the parameterless call, both sequences and the Echo calls;
+    DII rows name the request mode; the baselines' rows no interface."""
+    wanted = option(args, "--interface", "sii,dii").split(",")
+    request = option(args, "--dii-request", "reuse")
+    modes = option(args, "--mode", "twoway").split(",")
+    with open(os.path.join(out_dir, "latency.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    ours = [r for r in rows if r["series"] == "switchyard"]
+    for r in ours:
+        if r["interface"] not in wanted:
+            fail(f"latency.csv: a switchyard row of interface '{r['interface']}', not asked for")
+        expected = request if r["interface"] == "dii" else ""
+        if r["dii_request"] != expected:
+            fail(f"latency.csv: {r['interface']} {r['mode']} {r['type']}: dii_request '{r['dii_request']}', "
+                 f"expected '{expected}'")
+    for r in rows:
+        if r["series"] in ("socket", "ace") and (r["interface"] != "" or r["dii_request"] != ""):
+            fail(f"latency.csv: the {r['series']} baseline has interface '{r['interface']}'")
+    for interface in wanted:
+        for mode in modes:
+            types = {r["type"] for r in ours if r["interface"] == interface and r["mode"] == mode}
+            for t in ("none", "octet", "binstruct"):
+                if t not in types:
+                    fail(f"latency.csv: no switchyard {interface} {mode} {t} row")
+            for r in ours:
+                if r["interface"] == interface and r["mode"] == mode and not float(r["median_us"]) > 0:
+                    fail(f"latency.csv: {interface} {mode} {r['type']}: median {r['median_us']}")
+        if not any(r["interface"] == interface and r["type"].startswith("echo_") for r in ours):
+            fail(f"latency.csv: no switchyard {interface} echo_* rows")
+    with open(os.path.join(out_dir, "summary.md")) as f:
+        summary = f.read()
+    if "dii" in wanted and f"switchyard dii-{request}" not in summary:
+        fail("summary.md has no column for the DII series")
+    if "dii" in wanted and "sii" in wanted and f"switchyard dii-{request} / switchyard" not in summary:
+        fail("summary.md has no DII / SII ratio column")
+    print(f"check_results: interfaces {','.join(wanted)} ok")
 
 
 def main():
@@ -87,6 +133,8 @@ def main():
         for r in rows:
             if r["series"] != "socket" and r["ratio_to_socket"] == "":
                 fail(f"latency.csv: no ratio for {r['series']} {r['mode']} {r['type']} {r['units']}")
+        if os.path.exists(os.path.join(out_dir, "summary.md")):
+            check_interfaces(out_dir, sys.argv[4:])
     if command == "demux":
         with open(os.path.join(out_dir, "demux.csv"), newline="") as f:
             rows = list(csv.DictReader(f))

@@ -293,14 +293,28 @@ def demux_section(out_dir, rows, white, round_rows, pngs):
 
 # ---- latency -------------------------------------------------------------------------------------
 
+def latency_label(r):
+    """The column (and plot line) of a latency.csv or latency_trends.csv row: its series, and for
+    calls through the DII the way the request was made ("switchyard dii-reuse"). Rows of stubs
+    (interface sii) and of the baselines (interface empty), and CSVs from before the column, keep
+    the series' name."""
+    if r.get("interface", "") == "dii":
+        return f"{r['series']} dii-{r.get('dii_request') or 'reuse'}"
+    return r["series"]
+
+
 def latency_section(out_dir, rows, trends, pngs):
     text = ["## Latency (latency paper 3.2; evaluation report's trend lines)\n"]
     series = []
     for r in rows:
-        if r["series"] not in series:
-            series.append(r["series"])
+        if latency_label(r) not in series:
+            series.append(latency_label(r))
+    # DII columns beside their series' stubs: (DII label, SII label) where both were measured.
+    dii_pairs = [(lab, r["series"]) for lab in series for r in rows
+                 if latency_label(r) == lab and r.get("interface", "") == "dii" and r["series"] in series]
+    dii_pairs = list(dict.fromkeys(dii_pairs))
     modes = [m for m in ("twoway", "oneway") if any(r["mode"] == m for r in rows)]
-    key = {(r["series"], r["mode"], r["type"], int(r["units"])): r for r in rows}
+    key = {(latency_label(r), r["mode"], r["type"], int(r["units"])): r for r in rows}
     for mode in modes:
         text.append(f"\n### {mode}: median us of the round medians [95 % interval] (ratio to the socket's)\n")
         cases = []
@@ -320,13 +334,20 @@ def latency_section(out_dir, rows, trends, pngs):
                 low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
                 line.append(fmt(num(r["median_us"])) + (f" [{fmt(low)}, {fmt(high)}]" if low is not None else "")
                             + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
+            for dii, sii in dii_pairs:
+                a, b = key.get((dii, mode, t, u)), key.get((sii, mode, t, u))
+                ratio = num(a["median_us"]) / num(b["median_us"]) if a and b and num(b["median_us"]) else None
+                line.append(f"{ratio:.2f}" if ratio is not None else "")
             table.append(line)
-        text.append(md_table(["type", "units"] + series, table))
+        text.append(md_table(["type", "units"] + series + [f"{d} / {s}" for d, s in dii_pairs], table))
+    if dii_pairs:
+        text.append("\nThe `/` columns: DII over stub (SII) latency for the same case and series, medians "
+                    "(latency paper, figures 11-26; docs/experiments.md, \"Static and dynamic invocation\").\n")
     if trends:
         text.append("\n### Trend lines: median us = fixed + per_byte * bytes (least squares over the medians)\n")
         text.append(md_table(["series", "mode", "type", "fixed us", "ns per byte", "points",
                               "fixed / socket", "per byte / socket"],
-                             [[t["series"], t["mode"], t["type"], fmt(num(t["fixed_us"]), 3),
+                             [[latency_label(t), t["mode"], t["type"], fmt(num(t["fixed_us"]), 3),
                                fmt(num(t["per_byte_ns"]), 4), t["points"], t.get("fixed_ratio_to_socket", ""),
                                t.get("per_byte_ratio_to_socket", "")] for t in trends]))
     if plt is not None:
@@ -340,13 +361,22 @@ def latency_section(out_dir, rows, trends, pngs):
             cols = min(3, len(types))
             nrows = (len(types) + cols - 1) // cols
             fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.4 * nrows), squeeze=False)
+            # A DII line is dashed, in the colour of its series' stub line.
+            colours = {}
+            for s in series:
+                if not any(s == d for d, _ in dii_pairs):
+                    colours[s] = f"C{len(colours)}"
+            for d, sii in dii_pairs:
+                colours[d] = colours.get(sii, f"C{len(colours)}")
             for i, t in enumerate(types):
                 ax = axes[i // cols][i % cols]
                 for s in series:
                     pts = sorted((int(r["bytes"]), num(r["median_us"])) for r in rows
-                                 if r["series"] == s and r["mode"] == mode and r["type"] == t)
+                                 if latency_label(r) == s and r["mode"] == mode and r["type"] == t)
                     if pts:
-                        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=s)
+                        dashed = " dii-" in s
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="x" if dashed else ".",
+                                linestyle="--" if dashed else "-", color=colours.get(s), label=s)
                 ax.set_title(t)
                 ax.set_xscale("log", base=2)
                 ax.set_xlabel("bytes of data")
