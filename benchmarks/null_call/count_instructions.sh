@@ -3,7 +3,8 @@
 # both processes on CPU 0. Each side is counted over CALLS and over 2 x CALLS calls and the
 # difference divided by CALLS, so start-up, warm-up and shutdown drop out.
 # Usage: count_instructions.sh [BUILDDIR] [CALLS] [-ORB... options for the server]
-# (defaults build-release/ and 10000).
+# (defaults build-release/ and 10000). NULL_CALL_DII=reuse or per-call counts the same call made
+# through the DII (<switchyard/request.h>) instead of the stub.
 set -euo pipefail
 builddir=${1:-build-release}
 calls=${2:-10000}
@@ -21,7 +22,7 @@ count_client() {  # $1: calls
   taskset -c 0 "$program" server "$work/ior" "${server_options[@]}" & local server=$!
   wait_for_ior
   taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$work/client.out" \
-    "$program" client "$work/ior" "$1" >/dev/null 2>&1
+    "$program" client "$work/ior" "$1" "${client_options[@]}" >/dev/null 2>&1
   kill $server; wait $server 2>/dev/null || true
   total "$work/client.out"
 }
@@ -30,12 +31,15 @@ count_server() {  # $1: calls; SIGTERM ends the server, and callgrind writes its
   taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$work/server.out" \
     "$program" server "$work/ior" "${server_options[@]}" >/dev/null 2>&1 & local server=$!
   wait_for_ior
-  taskset -c 0 "$program" client "$work/ior" "$1" >/dev/null
+  taskset -c 0 "$program" client "$work/ior" "$1" "${client_options[@]}" >/dev/null
   kill -TERM $server; wait $server 2>/dev/null || true
   total "$work/server.out"
 }
 server_options=("$@")
-echo "count_instructions.sh: $program, $calls and $((2 * calls)) calls, server options: ${*:-none}" >&2
+client_options=()
+[ -n "${NULL_CALL_DII:-}" ] && client_options=(--dii "$NULL_CALL_DII")
+echo "count_instructions.sh: $program, $calls and $((2 * calls)) calls, server options: ${*:-none}," \
+  "client: ${NULL_CALL_DII:+DII, request }${NULL_CALL_DII:-stub}" >&2
 c1=$(count_client "$calls"); c2=$(count_client $((2 * calls)))
 s1=$(count_server "$calls"); s2=$(count_server $((2 * calls)))
 echo "client: $(( (c2 - c1) / calls )) instructions per call"
