@@ -15,7 +15,7 @@ import sys
 REQUIRED = {
     "demux": {"demux.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
                             "samples", "mean_us", "median_us", "p99_us", "rounds", "ci_low_us", "ci_high_us",
-                            "ci_coverage", "link"],
+                            "ci_coverage", "link", "operation_lookup", "servant_lookup"],
               "demux_rounds.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
                                    "round", "position", "median_us"]},
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
@@ -151,6 +151,9 @@ def main():
                 fail(f"demux_rounds.csv: {len(mine)} rounds for a cell of {r['rounds']}")
             if r["link"] != "loopback":
                 fail(f"demux.csv: link {r['link']} on a loopback run")
+            # --quick's interfaces (1 and 100 operations) are syidl's, the ids in the gperf table.
+            if r["servant_demux"] == "perfect" and (r["operation_lookup"], r["servant_lookup"]) != ("gperf", "gperf"):
+                fail(f"demux.csv: perfect served by {r['operation_lookup']}/{r['servant_lookup']}, not gperf/gperf")
     if command == "ttcp":
         with open(os.path.join(out_dir, "ttcp.csv"), newline="") as f:
             rows = list(csv.DictReader(f))

@@ -152,6 +152,16 @@ def demux_section(out_dir, rows, white, round_rows, pngs):
     cell = {(r["servant_demux"], r["operation_demux"], int(r["servants"]), int(r["operations"]),
              r["invocation"]): r for r in rows}
     rounds = demux_rounds(round_rows)
+    # What served each strategy (demux.csv's operation_lookup and servant_lookup; older runs lack them).
+    served = {}
+    for r in rows:
+        if r.get("operation_lookup") or r.get("servant_lookup"):
+            served.setdefault(pair_name((r["servant_demux"], r["operation_demux"])), set()).add(
+                f"servants {r.get('servant_lookup', '?')}, operations {r.get('operation_lookup', '?')}")
+    if served:
+        text.append("What served the lookups: " + "; ".join(
+            f"{name}: {' / '.join(sorted(how))}" for name, how in served.items()) +
+            " (gperf: syidl's generated operation table or the build-time object-id table).\n")
 
     def interval(r, prefix="ci_", unit="_us"):
         return (num(r.get("median_us")), num(r.get(prefix + "low" + unit)), num(r.get(prefix + "high" + unit)))

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "benchmarks/sy_bench/bench_interface.h"
+#include "benchmarks/sy_bench/control_orb.h"
+#include "benchmarks/sy_bench/demux_interfaces.h"
 #include "benchmarks/sy_bench/echo_servant.h"
 #include "benchmarks/sy_bench/naming_directory.h"
 #include "benchmarks/sy_bench/network_namespaces.h"
@@ -24,6 +26,8 @@ struct served_objects {
   std::vector<std::string> ttcp;
   std::string control;
   std::string first_url;  // corbaloc: of ttcp/0, for the message-size relay (iiop only)
+  // What serves the ttcp servants' lookups (demux_interfaces.h: gperf, runtime-perfect, ...).
+  std::string servant_lookup, operation_lookup;
 };
 
 std::string url_or_empty(const std::shared_ptr<switchyard::orb>& orb, const object_ref& ref) {
@@ -34,11 +38,13 @@ std::string url_or_empty(const std::shared_ptr<switchyard::orb>& orb, const obje
   }
 }
 
-// Activates the Echo servant, the ttcp servants and the control servant (Echo and control in child
-// adapters of their own, so the benchmark servants' map holds exactly `servants` entries). With
+// Activates the Echo servant and the ttcp servants (Echo in a child adapter of its own, so the
+// benchmark servants' map holds exactly `servants` entries), and the control servant in
+// `control_orb` (control_orb.h: its requests stay out of the benchmark ORB's profile). With
 // perfect servant demultiplexing and `object_id_table`, the root adapter gets the build-time table
-// over ttcp_0..ttcp_999 first: gperf at build time, as in the papers.
-served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, std::size_t servants,
+// over ttcp_0..ttcp_999 first: gperf at build time, as in the papers. The ttcp servants are of
+// syidl's generated skeletons where there is one (demux_interfaces.h).
+served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, control_orb& control, std::size_t servants,
                             std::size_t operations, bool object_id_table) {
   served_objects objects;
   auto& root = orb->root_adapter();
@@ -48,12 +54,13 @@ served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, std::si
   objects.echo = orb->object_to_string(echo);
   objects.echo_url = url_or_empty(orb, echo);
   for (std::size_t i = 0; i < servants; ++i) {
-    auto ref = root.activate_with_id("ttcp_" + std::to_string(i), std::make_shared<bench_servant>(operations));
+    auto ref = root.activate_with_id("ttcp_" + std::to_string(i), make_ttcp_servant(operations));
     objects.ttcp.push_back(orb->object_to_string(ref));
     if (i == 0) objects.first_url = url_or_empty(orb, ref);
   }
-  auto& control_adapter = root.create_child("sy_bench_control");
-  objects.control = orb->object_to_string(control_adapter.activate(make_control_servant(orb)));
+  objects.control = control.activate(orb);
+  objects.servant_lookup = servant_lookup_label(root.servant_demux(), root.object_ids());
+  objects.operation_lookup = operation_lookup_label(root.operation_demux(), ttcp_interface(operations));
   return objects;
 }
 
@@ -75,6 +82,8 @@ std::string ior_lines(const served_objects& objects) {
   text += "control " + objects.control + "\n";
   if (!objects.first_url.empty()) text += "url/ttcp/0 " + objects.first_url + "\n";
   if (!objects.echo_url.empty()) text += "url/echo " + objects.echo_url + "\n";
+  text += "lookup/servant " + objects.servant_lookup + "\n";
+  text += "lookup/operation " + objects.operation_lookup + "\n";
   return text;
 }
 
@@ -140,7 +149,8 @@ int server_main(std::vector<std::string> args) {
     orb_args.insert(orb_args.end(), listen.begin(), listen.end());
   }
   auto orb = orb_init(orb_args);
-  auto objects = activate_all(orb, servants, operations, object_id_table);
+  control_orb control(orb_args, transport);
+  auto objects = activate_all(orb, control, servants, operations, object_id_table);
   if (naming) {
     // Bound before the IOR file appears: whoever waits for the file finds the names there.
     std::vector<std::pair<std::string, object_ref>> named;
@@ -166,6 +176,7 @@ int server_main(std::vector<std::string> args) {
   finished = true;
   pthread_kill(signal_thread.native_handle(), SIGTERM);
   signal_thread.join();
+  control.stop();
   orb->destroy();
   return 0;
 }
@@ -181,12 +192,15 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   }
   if (options.collocated) {
     local_orb_ = orb_init(all);
-    auto objects = activate_all(local_orb_, servants, operations, object_id_table);
+    control_ = std::make_unique<control_orb>(all, options.transport);
+    auto objects = activate_all(local_orb_, *control_, servants, operations, object_id_table);
     ttcp_iors_ = objects.ttcp;
     control_ior_ = objects.control;
     first_url_ = objects.first_url;
     echo_ior_ = objects.echo;
     echo_url_ = objects.echo_url;
+    servant_lookup_ = objects.servant_lookup;
+    operation_lookup_ = objects.operation_lookup;
     local_thread_ = std::thread([orb = local_orb_] { orb->run(); });
     return;
   }
@@ -208,7 +222,7 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
     // to the client is what omniNames returned.
     std::vector<std::string> names;
     for (auto& [name, ior] : named)
-      if (!name.starts_with("url/")) names.push_back(name);
+      if (!name.starts_with("url/") && !name.starts_with("lookup/")) names.push_back(name);
     auto resolved = resolve_in_naming(options.network->naming_orb(), options.network->naming_url(), naming_context, names);
     for (std::size_t i = 0; i < names.size(); ++i) named[names[i]] = resolved[i];
   }
@@ -221,12 +235,15 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   echo_ior_ = named.at("echo");
   if (auto it = named.find("url/ttcp/0"); it != named.end()) first_url_ = it->second;
   if (auto it = named.find("url/echo"); it != named.end()) echo_url_ = it->second;
+  servant_lookup_ = named.at("lookup/servant");
+  operation_lookup_ = named.at("lookup/operation");
 }
 
 pid_t bench_server::pid() const noexcept { return process_.running() ? process_.pid() : ::getpid(); }
 
 int bench_server::stop() {
   int status = 0;
+  if (control_) control_->stop();
   if (local_orb_) {
     local_orb_->shutdown(true);
     if (local_thread_.joinable()) local_thread_.join();

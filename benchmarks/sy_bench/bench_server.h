@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "benchmarks/sy_bench/control_orb.h"
 #include "benchmarks/sy_bench/driver_options.h"
 #include "benchmarks/sy_bench/process.h"
 #include "switchyard/object.h"
@@ -48,6 +49,10 @@ class bench_server {
   const std::string& echo_url() const noexcept { return echo_url_; }
   // "corbaloc:iiop:1.2@127.0.0.1:port/key" of ttcp/0 (empty for other transports).
   const std::string& first_url() const noexcept { return first_url_; }
+  // What served the ttcp servants' lookups, as the server saw it (operation_lookup_label and
+  // servant_lookup_label in demux_interfaces.h): "gperf", "runtime-perfect", "linear", ...
+  const std::string& servant_lookup() const noexcept { return servant_lookup_; }
+  const std::string& operation_lookup() const noexcept { return operation_lookup_; }
   // The server's process id (this process's when collocated), for watching its resources.
   pid_t pid() const noexcept;
   // In collocated mode, the server's ORB (the client uses it too); otherwise null.
@@ -61,9 +66,11 @@ class bench_server {
   std::string control_ior_;
   std::string first_url_;
   std::string echo_ior_, echo_url_;
+  std::string servant_lookup_, operation_lookup_;
   child_process process_;
   std::shared_ptr<switchyard::orb> local_orb_;
   std::thread local_thread_;
+  std::unique_ptr<control_orb> control_;  // collocated: the control servant's ORB
   std::filesystem::path ior_file_;
 };
 

@@ -2,10 +2,13 @@
 // end-to-end latency of a parameterless two-way call as servants (1..500) and operations per
 // interface (1, 10, 100) grow, for each demultiplexing strategy and invocation algorithm
 // (section 3.7), with the server's per-layer profile when the ORB's instrumentation is on.
-// "perfect" servant demultiplexing is gperf at build time over the server's ids, as in the papers
-// (ttcp_object_ids.txt); --no-object-id-table measures the run-time perfect hash instead. The CSV's
-// object_id_table column says which served. "perfect-fast" builds its table at run time as the
-// servants are activated (and its operation tables when the first servant is).
+// The servants are of syidl's generated skeletons and the client calls through its stubs
+// (demux_interfaces.h: ttcp_demux_<K> for K in 1, 10, 100), so "perfect" operation
+// demultiplexing is the gperf table syidl made from the IDL, and "perfect" servant
+// demultiplexing is gperf at build time over the server's ids (ttcp_object_ids.txt), as in the
+// papers; --no-object-id-table measures the run-time perfect hash instead. The CSV's
+// operation_lookup and servant_lookup columns say what served each row, as the server saw it.
+// "perfect-fast" builds its tables at run time as the servants are activated.
 //
 // Every cell (strategy pair, servants, operations, invocation) is measured in R short rounds
 // interleaved with every other cell in an order shuffled afresh each round, all servers alive
@@ -23,11 +26,11 @@
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/bench_server.h"
 #include "benchmarks/sy_bench/csv_table.h"
+#include "benchmarks/sy_bench/demux_interfaces.h"
 #include "benchmarks/sy_bench/experiments.h"
 #include "benchmarks/sy_bench/layer_profile.h"
 #include "benchmarks/sy_bench/statistics.h"
 #include "switchyard/exception.h"
-#include "switchyard/invocation.h"
 #include "switchyard/orb.h"
 
 namespace switchyard::bench {
@@ -93,9 +96,8 @@ struct server_cell {
   std::size_t servants = 0, operations = 0;
   std::string id_table;  // which perfect hash served the servants (object_id_table column)
   std::unique_ptr<bench_server> server;
-  std::vector<object_ref> targets;
+  std::unique_ptr<demux_caller> caller;  // the generated stubs of the servants (demux_interfaces.h)
   object_ref control;
-  std::vector<std::string> names;  // op_0..op_{K-1}
 };
 
 // One measured cell: a server and an invocation algorithm, its plan cut into `rounds` chunks.
@@ -190,7 +192,6 @@ int demux_main(std::vector<std::string> args) {
         cell->operation_demux = operation_demux;
         cell->servants = servants;
         cell->operations = operations;
-        for (std::size_t i = 0; i < operations; ++i) cell->names.push_back(demux_operation_name(i));
         std::vector<std::string> server_args = {"-ORBServantDemux", servant_demux, "-ORBOperationDemux", operation_demux};
         // The servers are reactive unless the command line says otherwise: the papers' servers
         // were select loops, and only there is the read layer timed (a dedicated thread's receive
@@ -210,7 +211,9 @@ int demux_main(std::vector<std::string> args) {
         cell->id_table = servant_demux != "perfect" ? "none" : s.object_id_table ? "build-time" : "runtime-hash";
         auto& orb = cell->server->local_orb() ? cell->server->local_orb()
                                                : (client_orb ? client_orb : (client_orb = orb_init(client_args)));
-        for (auto& ior : cell->server->ttcp_iors()) cell->targets.push_back(orb->string_to_object(ior));
+        std::vector<object_ref> targets;
+        for (auto& ior : cell->server->ttcp_iors()) targets.push_back(orb->string_to_object(ior));
+        cell->caller = make_demux_caller(targets, operations);
         cell->control = orb->string_to_object(cell->server->control_ior());
         servers.push_back(std::move(cell));
       }
@@ -221,9 +224,7 @@ int demux_main(std::vector<std::string> args) {
             << " s\n";
 
   auto call = [](server_cell& server, std::pair<std::uint32_t, std::uint32_t> request) {
-    invocation one(server.targets[request.first], server.names[request.second],
-                   operation_indices::first_demux_operation + request.second);
-    one.invoke();
+    server.caller->call(request.first, request.second);
   };
   // Every servant once (connection, caches), then the worst case a few times.
   for (auto& server : servers) {
@@ -293,6 +294,8 @@ int demux_main(std::vector<std::string> args) {
       round_samples.push_back(us);
       cell.samples.push_back(static_cast<float>(us));
     }
+    // The control servant has an ORB of its own (control_orb.h): the readings hold the measured
+    // calls alone.
     auto profile = s.instrument ? parse_layer_profile(fetch_instrumentation(server.control)) - before : layer_profile{};
     cell.profile += profile;
     double servant_ns = profile.mean_ns("servant_demux"), operation_ns = profile.mean_ns("operation_demux");
@@ -313,7 +316,7 @@ int demux_main(std::vector<std::string> args) {
                    "mean_us", "median_us", "p99_us", "stddev_us", "min_us", "servant_demux_ns",
                    "operation_demux_ns", "demux_ns", "transport", "pin", "object_id_table", "rounds",
                    "ci_low_us", "ci_high_us", "ci_coverage", "demux_ns_ci_low", "demux_ns_ci_high",
-                   "pooled_median_us", "link"};
+                   "pooled_median_us", "link", "operation_lookup", "servant_lookup"};
   csv_table rounds;
   rounds.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation", "round",
                     "position", "median_us", "demux_ns"};
@@ -343,7 +346,8 @@ int demux_main(std::vector<std::string> args) {
                        ns_field(servant_ns), ns_field(operation_ns), ns_field(demux_ns), transport, pin,
                        server.id_table, std::to_string(cell.round_median_us.size()), us_field(latency.low),
                        us_field(latency.high), format_number(latency.coverage, 4), ns_field(demux.low),
-                       ns_field(demux.high), format_number(stats.median), link_label(common)})
+                       ns_field(demux.high), format_number(stats.median), link_label(common),
+                       server.server->operation_lookup(), server.server->servant_lookup()})
       row.push_back(field);
     table.add(row);
     for (std::size_t r = 0; r < cell.round_median_us.size(); ++r) {
@@ -367,8 +371,8 @@ int demux_main(std::vector<std::string> args) {
         whitebox.add(line);
       }
     }
-    std::cerr << "demux " << server.servant_demux << (server.id_table == "build-time" ? "(gperf ids)" : "") << "/"
-              << server.operation_demux << " servants " << server.servants << " operations " << server.operations
+    std::cerr << "demux " << server.servant_demux << "(" << server.server->servant_lookup() << ")/"
+              << server.operation_demux << "(" << server.server->operation_lookup() << ") servants " << server.servants << " operations " << server.operations
               << " " << cell.invocation << ": median " << format_number(latency.median, 2) << " us";
     if (latency.has_interval())
       std::cerr << " [" << format_number(latency.low, 2) << ", " << format_number(latency.high, 2) << "]";
