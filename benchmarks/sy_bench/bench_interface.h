@@ -92,9 +92,10 @@ void send(const object_ref& target, const payload& data, bool twoway);
 namespace switchyard {
 class orb;
 namespace bench {
-// The control interface (IDL:sy_bench/control:1.0), served from a child adapter of its own so it
-// never lengthens the benchmark servants' map: `string instrumentation()` returns the server
-// ORB's probe table as dump_instrumentation writes it; `oneway void shutdown()` stops the server.
+// The control interface (IDL:sy_bench/control:1.0), served by an ORB of its own (control_orb.h)
+// so it never lengthens the benchmark servants' map nor shows in the profile: `string
+// instrumentation()` returns `server_orb`'s probe table as dump_instrumentation writes it;
+// `oneway void shutdown()` stops `server_orb`.
 std::shared_ptr<servant> make_control_servant(std::weak_ptr<switchyard::orb> server_orb);
 std::string fetch_instrumentation(const object_ref& control);
 void request_shutdown(const object_ref& control);
