@@ -61,7 +61,8 @@ struct orb_options {
   // -ORBThreads N: with N > 0, a pool of N workers serves requests that the event loops read
   // (the thread-pool model, whatever -ORBConcurrency says).
   unsigned server_threads = 0;
-  // -ORBDedicatedThreads N (adaptive): the first N connections get a thread each.
+  // -ORBDedicatedThreads N (adaptive): the first N connections get a thread each; past 2N open
+  // connections those move to the event loops (server::crowded).
   unsigned dedicated_threads = 8;
   // -ORBEventLoops N: event loops (threads) for the connections no thread is dedicated to;
   // 0: one per CPU. The reactive model has exactly one.

@@ -77,6 +77,9 @@ server::server(orb_impl& orb, instrument::probe_table_set& probes)
     loops_.push_back(std::make_unique<server_loop>(*this, i == 0 ? probes_.add() : probes_.lease()));
   loop_started_.assign(loops, false);
   loop_started_[0] = true;  // run by ORB::run
+  const bool threads_serve = options_.server_threads == 0;
+  if (threads_serve && options_.concurrency == concurrency_model::adaptive)
+    crowded_above_ = 2 * static_cast<std::size_t>(options_.dedicated_threads);
 }
 
 server::~server() { stop(false); }
@@ -147,14 +150,23 @@ void server::place(std::unique_ptr<transports::connection> accepted) {
   const bool threads_serve = pool_ == nullptr && options_.server_threads == 0;
   bool dedicated = false;
   if (threads_serve && options_.concurrency == concurrency_model::thread_per_connection) dedicated = true;
+  // Adaptive: a thread while few connections are open. Past twice as many as it has dedicated
+  // threads, the dedicated ones move to the loops (crowded()), and a new one gets a thread again
+  // only once the count has come back down: the gap keeps connections from moving to and fro.
   if (threads_serve && options_.concurrency == concurrency_model::adaptive)
-    dedicated = dedicated_.busy() < options_.dedicated_threads;
+    dedicated = dedicated_.busy() < options_.dedicated_threads && !crowded();
   // No thread to be had: an event loop serves it instead.
   if (dedicated && dedicated_.serve(connection)) return;
   next_loop().adopt(std::move(connection));
 }
 
+void server::move_to_loop(std::shared_ptr<server_connection> connection) {
+  if (orb_.trace().connections()) orb_.trace().connection("server", "moved to an event loop", connection->peer_address());
+  next_loop().adopt(std::move(connection));
+}
+
 server_loop& server::next_loop() {
+  std::lock_guard lock(loops_mutex_);
   if (options_.server_threads != 0 && pool_ == nullptr)
     pool_ = std::make_unique<worker_pool>(*this, options_.server_threads, options_.limits.max_queued_requests);
   const std::size_t index = next_loop_++ % loops_.size();

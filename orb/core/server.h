@@ -63,6 +63,14 @@ class server {
 
   // Connections accepted and not yet ended, in every model.
   std::size_t connection_count() const noexcept { return connections_.load(std::memory_order_relaxed); }
+  // Adaptive: more connections are open than its dedicated threads should serve (twice
+  // -ORBDedicatedThreads), so dedicated connections move to the loops between requests.
+  bool crowded() const noexcept {
+    return crowded_above_ != 0 && connections_.load(std::memory_order_relaxed) > crowded_above_ &&
+           !stopped_.load(std::memory_order_relaxed);
+  }
+  // A dedicated thread hands its connection, between requests, to an event loop (any thread).
+  void move_to_loop(std::shared_ptr<server_connection> connection);
   // A connection ended (each calls it once): counted down; accepting may resume.
   void connection_ended() noexcept;
   // A loop's tick (its thread): loop 0 reaps dedicated threads and retries accepting.
@@ -84,8 +92,10 @@ class server {
   buffer_budget budget_;
   std::chrono::milliseconds tick_;
   std::vector<std::unique_ptr<server_loop>> loops_;  // [0]: ORB::run's; others start when used
-  std::vector<bool> loop_started_;                   // loop 0's thread only
-  std::size_t next_loop_ = 0;                        // loop 0's thread only
+  std::mutex loops_mutex_;        // guards loop_started_, next_loop_ and pool_'s creation
+  std::vector<bool> loop_started_;
+  std::size_t next_loop_ = 0;
+  std::size_t crowded_above_ = 0;  // adaptive: 2 x -ORBDedicatedThreads; 0: never crowded
   std::unique_ptr<worker_pool> pool_;
   connection_threads dedicated_;
 

@@ -397,6 +397,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
   bool timing_message = false;
   std::chrono::steady_clock::time_point message_started;
   bool graceful = false;
+  bool moving = false;  // to an event loop (adaptive, crowded), between requests
   try {
     connection_->set_io_timeouts(limits.send_timeout, tick);
     for (;;) {
@@ -427,6 +428,10 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
             break;
           }
           reader_.trim();
+          if (owner_.crowded()) {
+            moving = true;
+            break;
+          }
         }
         continue;
       }
@@ -453,6 +458,10 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
         end_reason_ = "asked to close";
         break;
       }
+      if (!reader_.inside_message() && owner_.crowded()) {
+        moving = true;
+        break;
+      }
       if (reader_.inside_message()) {
         const auto now = std::chrono::steady_clock::now();
         if (!timing_message) {
@@ -472,6 +481,15 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
         e.minor() != minor::recv_failed)
       send_message_error(giop::highest_protocol());
     trace_end(e.what());
+    moving = false;
+  }
+  if (moving) {
+    try {
+      owner_.move_to_loop(shared_from_this());
+      return;  // the loop drives it from now on; this thread parks
+    } catch (...) {
+      end_reason_ = "could not move to an event loop";  // no memory for the task: it ends here
+    }
   }
   if (graceful) send_close_connection();
   if (!ended_.exchange(true)) {
@@ -674,12 +692,22 @@ void server_connection::post_resume() noexcept {
 
 void server_connection::request_close(bool graceful) noexcept {
   if (ended_.load()) return;
-  if (loop_ != nullptr) {
-    if (loop_->events().in_loop_thread()) {
-      end(graceful, "asked to close");
+  if (server_loop* loop = assigned_loop_.load(std::memory_order_acquire)) {
+    // The task may run before the adoption (posted after the loop was assigned, by a dedicated
+    // thread handing the connection over): then the adoption ends it.
+    auto close = [self = shared_from_this(), graceful] {
+      if (self->loop_ == nullptr) {
+        self->close_gracefully_.store(graceful);
+        self->close_requested_.store(true);
+        return;
+      }
+      self->end(graceful, "asked to close");
+    };
+    if (loop->events().in_loop_thread()) {
+      close();
     } else {
       try {
-        loop_->events().post([self = shared_from_this(), graceful] { self->end(graceful, "asked to close"); });
+        loop->events().post(std::move(close));
       } catch (...) {
         connection_->shut_down();  // out of memory for the task: the loop sees the end by itself
       }

@@ -1,9 +1,11 @@
 // The server side of one accepted connection: reads requests, dispatches them through the object
 // adapter, writes the replies, and enforces the server's limits on its peer. Internal to orb/core.
 //
-// Who drives it (chosen once, when the server places the connection):
+// Who drives it (chosen when the server places the connection):
 //   - a dedicated thread (serve_dedicated): blocking receives bounded by a tick, blocking sends
-//     bounded by the send timeout; the thread-per-connection model and adaptive's first N;
+//     bounded by the send timeout; the thread-per-connection model and adaptive's first N. When
+//     adaptive's server is crowded, the thread hands the connection to a loop between requests
+//     (server::move_to_loop) and parks; it never goes back;
 //   - an event loop (server_loop): non-blocking; requests are served inline (reactive, adaptive
 //     beyond N) or handed to the worker pool (-ORBThreads N), whose workers send the replies.
 //
@@ -128,6 +130,9 @@ class server_connection final : public transports::io_handler,
   std::size_t pending_reserved_ = 0;  // drawn from the budget for pending_
   std::atomic<bool> output_blocked_{false};
 
+  // The loop that drives it, or will once its adoption runs; null while a dedicated thread does.
+  // Any thread reads it (request_close); set before the adoption is posted.
+  std::atomic<server_loop*> assigned_loop_{nullptr};
   // Event loop state (its thread only).
   server_loop* loop_ = nullptr;
   std::size_t loop_index_ = 0;  // place in the loop's list

@@ -11,18 +11,23 @@ server_loop::server_loop(server& owner, instrument::probe_table& probes)
 server_loop::~server_loop() { stop(false); }
 
 void server_loop::adopt(std::shared_ptr<server_connection> connection) {
+  // Known as this loop's before the task runs: a request_close meanwhile posts here, behind it.
+  connection->assigned_loop_.store(this, std::memory_order_release);
   events_.post([this, connection = std::move(connection)]() mutable {
     if (!connection->is_open()) return;
     try {
       connection->attach(*this);
     } catch (...) {
-      // Could not register with epoll (out of memory): the connection ends here.
-      connection->request_close(false);
-      owner_.connection_ended();
+      // Could not register with epoll (out of memory): the connection ends here (end() counts it
+      // as ended, once).
+      connection->end(false, "could not join an event loop");
       return;
     }
     connection->loop_index_ = connections_.size();
-    connections_.push_back(std::move(connection));
+    connections_.push_back(connection);
+    // Asked to close on its way here (from a dedicated thread): now that the loop drives it.
+    if (connection->close_requested_.load())
+      connection->end(connection->close_gracefully_.load(), "asked to close");
   });
 }
 

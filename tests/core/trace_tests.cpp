@@ -98,3 +98,51 @@ TEST_CASE("-ORBTraceFile that cannot be opened, and a level out of range, are BA
   CHECK(range.kind() == SystemExceptionKind::BAD_PARAM);
   CHECK_THAT(std::string(range.what()), Catch::Contains("-ORBTrace"));
 }
+
+TEST_CASE("adaptive: past twice its dedicated threads, their connections move to the loops and are served on",
+          "[core][trace]") {
+  trace_file server_trace;
+  {
+    // One dedicated thread: crowded past two connections.
+    test::serving_orb server({"-ORBTrace", "1", "-ORBTraceFile", server_trace.path, "-ORBDedicatedThreads", "1"});
+    auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::test_probe>()));
+    server.start();
+    auto first = orb_init({"-ORBCallTimeout", "5000"});
+    hand::probe_stub a(first->string_to_object(ior));
+    CHECK(a.echo_long(1) == 1);  // on the dedicated thread
+    {
+      auto second = orb_init({"-ORBCallTimeout", "5000"});
+      auto third = orb_init({"-ORBCallTimeout", "5000"});
+      hand::probe_stub b(second->string_to_object(ior));
+      hand::probe_stub c(third->string_to_object(ior));
+      CHECK(b.echo_long(2) == 2);
+      CHECK(c.echo_long(3) == 3);  // three open: crowded
+      // The first connection moves after its next request (or its next idle tick); every
+      // connection is served on.
+      for (int i = 0; i < 20; ++i) {
+        REQUIRE(a.echo_long(i) == i);
+        REQUIRE(b.echo_string("b") == "b");
+        REQUIRE(c.echo_long(-i) == -i);
+      }
+      second->destroy();
+      third->destroy();
+    }
+    CHECK_THAT(read_all(server_trace.path), Catch::Contains("moved to an event loop"));
+    // Fewer connections again: a new one is served (on a thread of its own once the server has
+    // counted the two ends), and the moved one stays with its loop.
+    auto fourth = orb_init({"-ORBCallTimeout", "5000"});
+    hand::probe_stub d(fourth->string_to_object(ior));
+    CHECK(d.echo_long(4) == 4);
+    fourth->destroy();
+    CHECK(a.echo_string("still") == "still");
+    first->destroy();
+  }
+  // Exactly one connection moved: the first; the others were placed on loops from the start.
+  const std::string lines = read_all(server_trace.path);
+  INFO(lines);
+  std::size_t moves = 0;
+  for (auto at = lines.find("moved to an event loop"); at != std::string::npos;
+       at = lines.find("moved to an event loop", at + 1))
+    ++moves;
+  CHECK(moves == 1);
+}
