@@ -379,7 +379,7 @@ void server_connection::send_close_connection() noexcept {
 }
 
 void server_connection::answer_bad_header(const giop::header_result& header) noexcept {
-  end_reason_ = giop::to_string(header.status);
+  end_reason_ = giop::to_string(header.status).data();  // a literal: null-terminated
   // Not GIOP at all: nothing to answer in. Otherwise MessageError in the version the header
   // names, or the highest we speak when that version is unknown. Either way the connection ends.
   if (header.status == giop::header_status::bad_magic) return;
@@ -493,7 +493,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
   }
   if (graceful) send_close_connection();
   if (!ended_.exchange(true)) {
-    trace_end(end_reason_);
+    trace_end(end_reason_.load());
     connection_->shut_down();
     owner_.connection_ended();
   }
@@ -501,8 +501,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
 
 void server_connection::trace_end(std::string_view why) noexcept {
   message_trace& trace = owner_.orb().trace();
-  if (!trace.connections() || traced_end_) return;
-  traced_end_ = true;
+  if (!trace.connections() || traced_end_.exchange(true)) return;
   try {
     trace.connection("server", "ended", peer_address(), why);
   } catch (...) {
@@ -653,7 +652,7 @@ void server_connection::check_deadlines(std::chrono::steady_clock::time_point no
 
 void server_connection::end(bool graceful, std::string_view why) noexcept {
   if (ended_.exchange(true)) return;
-  trace_end(why.empty() ? end_reason_ : why);
+  trace_end(why.empty() ? std::string_view(end_reason_.load()) : why);
   // CloseConnection only when every request read has been answered: the peer may send again
   // whatever has no reply (GIOP), so nothing it sent may be in progress.
   if (graceful && in_flight_.load() == 0) send_close_connection();

@@ -119,8 +119,10 @@ class server_connection final : public transports::io_handler,
   std::atomic<bool> close_requested_{false};
   std::atomic<bool> close_gracefully_{false};
   std::atomic<bool> goodbye_sent_{false};    // CloseConnection sent (at most once)
-  std::string_view end_reason_;  // why the driver is ending it, for the trace (static strings)
-  bool traced_end_ = false;
+  // Why it is ending, for the trace: static, null-terminated strings only. Atomic: with the pool,
+  // a worker notes what it read (CloseConnection) while the loop may note a closed socket.
+  std::atomic<const char*> end_reason_{""};
+  std::atomic<bool> traced_end_{false};  // a worker (an exception) or the driver traces the end, once
   std::atomic<bool> serving_{false};         // dedicated: inside a request (seq_cst with close_requested_)
 
   std::mutex send_mutex_;
