@@ -71,10 +71,11 @@ constexpr std::size_t initial_receive_capacity = 8 * 1024;
 
 // Hands the complete messages buffered, one by one, to `take` until none is left or `go_on()`
 // says stop; `bad_header` gets a header that cannot be read. False when the connection must end
-// (a bad header, or `take` said so). Every driver serves through it.
+// (a bad header, or `take` said so). `took_one` is set when a message came out (the message
+// timeout then starts again for what is still partial). Every driver serves through it.
 template <class GoOn, class Take, class BadHeader>
 bool take_buffered(message_reader& reader, instrument::phase_timer& timer, GoOn go_on, Take take,
-                   BadHeader bad_header) {
+                   BadHeader bad_header, bool& took_one) {
   while (go_on()) {
     auto next = reader.next();
     if (next.what == message_reader::status::need_more) return true;
@@ -82,6 +83,7 @@ bool take_buffered(message_reader& reader, instrument::phase_timer& timer, GoOn 
       bad_header(next.header);
       return false;
     }
+    took_one = true;
     if (!take(next.message)) return false;
     if (!reader.has_unread()) return true;  // the usual case: one request per receive
     timer.restart();
@@ -447,10 +449,11 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
         end_reason_ = "asked to close";
         break;
       }
+      bool took_one = false;
       const bool keep = take_buffered(
           reader_, timer, [] { return true; },
           [&](const giop::message_view& message) { return serve(message, replies, timer); },
-          [&](const giop::header_result& header) { answer_bad_header(header); });
+          [&](const giop::header_result& header) { answer_bad_header(header); }, took_one);
       serving_.store(false);
       if (!keep) break;
       if (close_requested_.load()) {
@@ -462,6 +465,9 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
         moving = true;
         break;
       }
+      // The timeout bounds how long one message takes to arrive, not a stream of them: a peer
+      // that sends without pause may end every read inside its next message.
+      if (took_one) timing_message = false;
       if (reader_.inside_message()) {
         const auto now = std::chrono::steady_clock::now();
         if (!timing_message) {
@@ -587,17 +593,19 @@ bool server_connection::serve_buffered(instrument::phase_timer& timer) {
     send_message_error(*giop::protocol_for(message.header.ver.minor));
     return false;
   };
+  bool took_one = false;
   if (!take_buffered(reader_, timer, go_on, take,
-                     [&](const giop::header_result& header) { answer_bad_header(header); }))
+                     [&](const giop::header_result& header) { answer_bad_header(header); }, took_one))
     return false;
-  note_message_progress(loop_->events().batch_time());
+  note_message_progress(loop_->events().batch_time(), took_one);
   update_interest();
   return true;
 }
 
-void server_connection::note_message_progress(std::chrono::steady_clock::time_point now) noexcept {
+void server_connection::note_message_progress(std::chrono::steady_clock::time_point now,
+                                              bool took_one) noexcept {
   const bool inside = reader_.inside_message();
-  if (inside && !inside_message_) message_started_ = now;
+  if (inside && (!inside_message_ || took_one)) message_started_ = now;
   inside_message_ = inside;
 }
 

@@ -105,7 +105,9 @@ class server_connection final : public transports::io_handler,
   bool serve_buffered(instrument::phase_timer& timer);
   bool serve_buffered();
   void update_interest();
-  void note_message_progress(std::chrono::steady_clock::time_point now) noexcept;
+  // Starts the message clock when a partial message is buffered and none was before, or a
+  // message came out (`took_one`) and the next is already partial.
+  void note_message_progress(std::chrono::steady_clock::time_point now, bool took_one) noexcept;
   // -ORBTrace: the connection ended, and why (once).
   void trace_end(std::string_view why) noexcept;
 

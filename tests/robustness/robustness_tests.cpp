@@ -141,6 +141,63 @@ TEST_CASE("peers that stop mid-message are closed after the message timeout", "[
   a.check(32 * 1024);
 }
 
+TEST_CASE("a peer streaming without pause is not taken for one that stopped mid-message", "[robustness]") {
+  // Every send ends inside the next request, so the server never sees its buffer empty; the
+  // message timeout (400 ms here) must still not fire while messages keep completing.
+  const std::string model = GENERATE(from_range(std::begin(models), std::end(models)));
+  INFO("model " << model);
+  arena a(model, {"-ORBMessageTimeout", "400"});
+  const auto key = a.server.probe_key();
+  std::vector<std::byte> stream;
+  std::size_t request_size = 0;
+  const std::uint32_t requests = 600;  // 200 sends of three requests, 10 ms apart: 2 s in all
+  for (std::uint32_t id = 1; id <= requests; ++id) {
+    auto request = make_request(key, "echo_long", id, [&](switchyard::cdr::output_stream& out) {
+      out.write_long(static_cast<std::int32_t>(id));
+    });
+    request_size = request.size();
+    stream.insert(stream.end(), request.begin(), request.end());
+  }
+  raw_peer peer(a.server.port());
+  REQUIRE(peer.connected());
+  std::vector<std::byte> replies;
+  auto drain = [&] {
+    std::byte buffer[65536];
+    for (ssize_t n; (n = ::recv(peer.fd(), buffer, sizeof buffer, MSG_DONTWAIT)) > 0;)
+      replies.insert(replies.end(), buffer, buffer + n);
+  };
+  const std::size_t piece = 3 * request_size;
+  std::size_t sent = 0;
+  bool all_sent = true;
+  while (sent < stream.size() && all_sent) {
+    // Cut half way into a request (the first piece a half request longer).
+    const std::size_t end = std::min(stream.size(), sent == 0 ? piece + request_size / 2 : sent + piece);
+    all_sent = peer.send(std::span(stream).subspan(sent, end - sent), 2000ms);
+    sent = end;
+    drain();
+    std::this_thread::sleep_for(10ms);
+  }
+  CHECK(all_sent);
+  // Every request answered on the same connection: count the Reply messages (type 1).
+  std::size_t answered = 0;
+  for (int i = 0; i < 500 && answered < requests; ++i) {
+    drain();
+    answered = 0;
+    for (std::size_t at = 0; at + 12 <= replies.size();) {
+      std::uint32_t size = 0;
+      const bool little = (std::to_integer<int>(replies[at + 6]) & 1) != 0;
+      for (int k = 0; k < 4; ++k)
+        size |= std::to_integer<std::uint32_t>(replies[at + 8 + (little ? k : 3 - k)]) << (8 * k);
+      if (at + 12 + size > replies.size()) break;
+      if (std::to_integer<int>(replies[at + 7]) == 1) ++answered;
+      at += 12 + size;
+    }
+    if (answered < requests) std::this_thread::sleep_for(10ms);
+  }
+  CHECK(answered == requests);
+  a.check(32 * 1024);
+}
+
 TEST_CASE("peers that never read their replies cost bounded memory and stall nobody", "[robustness]") {
   const std::string model = GENERATE(from_range(std::begin(models), std::end(models)));
   INFO("model " << model);
