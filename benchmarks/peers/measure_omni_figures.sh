@@ -21,7 +21,7 @@ median_of_file() {
 
 start_server() {  # extra server options in "$@"
   rm -f "$work/iors.txt"
-  taskset -c 0 "$peers/omni_bench_server" --ior-file "$work/iors.txt" "$@" &
+  taskset -c 0 "$peers/omni_server" --ior-file "$work/iors.txt" "$@" &
   server_pid=$!
   for _ in $(seq 200); do [ -f "$work/iors.txt" ] && return 0; sleep 0.05; done
   echo "server did not start" >&2

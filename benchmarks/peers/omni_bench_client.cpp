@@ -156,7 +156,7 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
   return opts;
 }
 
-// Reads the "name IOR" lines omni_bench_server writes.
+// Reads the "name IOR" lines omni_server writes.
 std::string find_ior(const std::string& path, const std::string& name) {
   std::ifstream in(path);
   if (!in) {

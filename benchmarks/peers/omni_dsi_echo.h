@@ -1,6 +1,6 @@
 // Integrity::Echo through omniORB's DSI (PortableServer::DynamicImplementation): every operation
 // the IDL declares, its arguments read through omniidl's TypeCodes, doing what the IDL's comments
-// say. omni_peer_server serves it instead of the generated servant with `--echo dsi`, so that our
+// say. omni_server serves it instead of the generated servant with `--echo dsi`, so that our
 // DII and stubs can be checked against another ORB's dynamic skeleton. omniORB only.
 #pragma once
 

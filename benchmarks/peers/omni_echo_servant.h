@@ -2,7 +2,7 @@
 // idl/integrity.idl says (values come back unchanged; twist doubles a and reverses s; split
 // returns the parts of v; refuse raises Refused{"refused", code} unless code is 0; label keeps
 // what was set; calls counts every operation and attribute access served before the current one).
-// Also the Echo of omni_peer_server (the interop tests' server, in this folder).
+// Also the Echo of omni_server (the interop tests' server, in this folder).
 #pragma once
 
 #include "integrity.hh"

@@ -1,10 +1,10 @@
 // omni_peer_client: an omniORB client that drives a ttcp_sequence or Integrity::Echo server
-// (omni_peer_server, or our own ORB's) and checks every answer.
+// (omni_server, or our own ORB's) and checks every answer.
 //
 //   omni_peer_client (--ior IOR | --ior-file PATH [--object NAME]) --call CMD [--call CMD ...]
 //                    [--count K] [-ORB<option> <value> ...]
 //
-// IOR is a stringified IOR or a corbaloc: URL. With --ior-file (the file omni_peer_server writes),
+// IOR is a stringified IOR or a corbaloc: URL. With --ior-file (the file omni_server writes),
 // ttcp commands use the line named --object (default ttcp/0) and echo commands the line "echo".
 // Commands (several may be given, also comma-separated; each runs K times):
 //   noparams2way  noparams1way  octets:N  structs:N        on a ttcp_sequence object
@@ -109,7 +109,7 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
   return opts;
 }
 
-// Reads "name IOR" lines as written by omni_peer_server.
+// Reads "name IOR" lines as written by omni_server.
 std::map<std::string, std::string> read_ior_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) usage("cannot read " + path);

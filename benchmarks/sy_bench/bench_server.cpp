@@ -76,7 +76,7 @@ void write_whole(const std::filesystem::path& path, const std::string& text) {
 }
 
 std::string ior_lines(const served_objects& objects) {
-  // The Echo line first, as omni_bench_server writes its file (benchmarks/peers/README.md).
+  // The Echo line first, as omni_server writes its file (benchmarks/peers/README.md).
   std::string text = "echo " + objects.echo + "\n";
   for (std::size_t i = 0; i < objects.ttcp.size(); ++i) text += "ttcp/" + std::to_string(i) + " " + objects.ttcp[i] + "\n";
   text += "control " + objects.control + "\n";

@@ -353,7 +353,7 @@ int latency_main(std::vector<std::string> args) {
     }
   }
   if (wants("omniorb")) {
-    auto server_program = built_tool("peers/omni_bench_server");
+    auto server_program = built_tool("peers/omni_server");
     auto client_program = built_tool("peers/omni_bench_client");
     if (!server_program || !client_program) {
       std::cerr << "latency: omniORB peers not built: no omniorb series\n";

@@ -119,15 +119,15 @@ class load_server {
       switchyard_ = std::make_unique<bench_server>(server_common, 1, 0, spec.orb_args, common.out);
       target_ = target_from_ior(switchyard_->ttcp_iors().front(), switchyard_->pid());
     } else if (spec.kind == server_kind::omniorb) {
-      auto program = built_tool("peers/omni_bench_server");
-      if (!program) throw std::runtime_error("omni_bench_server not built");
+      auto program = built_tool("peers/omni_server");
+      if (!program) throw std::runtime_error("omni_server not built");
       omniorb_ = std::make_unique<omni_server>(*program, common.out, 1, 0, spec.orb_args);
       std::ifstream in(omniorb_->ior_file());
       std::vector<std::string> lines;
       for (std::string line; std::getline(in, line);) lines.push_back(line);
       auto named = read_ior_lines(lines);
       auto it = named.find("ttcp/0");
-      if (it == named.end()) throw std::runtime_error("omni_bench_server's IOR file lacks ttcp/0");
+      if (it == named.end()) throw std::runtime_error("omni_server's IOR file lacks ttcp/0");
       target_ = target_from_ior(it->second, omniorb_->pid());
     } else {
       auto program = built_tool("baselines/epoll_server");
@@ -361,7 +361,7 @@ int load_main(std::vector<std::string> args) {
     calls.push_back(*call);
   }
   std::vector<series_spec> series;
-  const bool have_omniorb = built_tool("peers/omni_bench_server").has_value();
+  const bool have_omniorb = built_tool("peers/omni_server").has_value();
   for (auto& name : series_names) {
     if (std::find(builtin_series.begin(), builtin_series.end(), name) == builtin_series.end())
       throw usage_error("--series: unknown series '" + name + "'");

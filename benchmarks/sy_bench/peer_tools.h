@@ -33,7 +33,7 @@ class baseline_server {
   int port_ = 0;
 };
 
-// omni_bench_server --ior-file F [--servants N] [-ORB... options]: its lines by name ("ttcp/0" -> IOR),
+// omni_server --ior-file F [--servants N] [-ORB... options]: its lines by name ("ttcp/0" -> IOR),
 // listening on `host` (-ORBendPoint when it is not 127.0.0.1).
 class omni_server {
  public:

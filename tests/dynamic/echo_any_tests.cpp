@@ -1,5 +1,5 @@
 // Integrity::Echo::echo_any through generated stubs and skeletons: against our own ORB (a server
-// in a thread on loopback) and against omniORB's omni_peer_server (started here as a child process
+// in a thread on loopback) and against omniORB's omni_server (started here as a child process
 // when OMNI_PEER_SERVER names it; every case warns and passes unchecked otherwise). Anys holding a
 // long, a string, a Record, a Nested and a sequence of Records come back equal; so do an empty
 // sequence of doubles before a long (no padding) and an Any in an Any.
@@ -124,7 +124,7 @@ void check_echo_any(Integrity::Echo& echo) {
   CHECK(color == Integrity::Color::blue);
 }
 
-using test::omni_server;  // omni_peer_server as a child process (tests/interop)
+using test::omni_server;  // omni_server as a child process (tests/interop)
 
 }  // namespace
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Captures real omniORB GIOP 1.0/1.1/1.2 traffic into tests/giop/captures/.
 
-usage: capture_giop.py --server omni_peer_server --client omni_peer_client --out DIR
+usage: capture_giop.py --server omni_server --client omni_peer_client --out DIR
 
-Starts omni_peer_server behind a capture_relay.Relay (the server publishes the relay's port in its
+Starts omni_server behind a capture_relay.Relay (the server publishes the relay's port in its
 IORs with -ORBendPointPublish, so every client connection goes through the relay), runs
 omni_peer_client once per case with -ORBmaxGIOPVersion 1.0, 1.1 and 1.2, and writes each GIOP
 message as DIR/giop1X_<case>_<role>.hex plus DIR/manifest.tsv. A few cases talk to the server over

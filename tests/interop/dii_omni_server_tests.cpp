@@ -1,8 +1,8 @@
-// Our DII (switchyard/request.h) against omniORB's server (omni_peer_server, started here on
+// Our DII (switchyard/request.h) against omniORB's server (omni_server, started here on
 // loopback): every Integrity::Echo operation built from TypeCodes and Anys, under each GIOP
 // version our client speaks; deferred requests outstanding together on one connection; Anys of
 // several kinds crossing to omniORB and back; and the same against omniORB's DSI Echo
-// (omni_peer_server --echo dsi). OMNI_PEER_SERVER names the server; without it the cases warn and
+// (omni_server --echo dsi). OMNI_PEER_SERVER names the server; without it the cases warn and
 // pass.
 #include <catch2/catch.hpp>
 

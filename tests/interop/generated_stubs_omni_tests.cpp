@@ -1,4 +1,4 @@
-// syidl's generated stubs against omniORB's server built from the same IDL (omni_peer_server,
+// syidl's generated stubs against omniORB's server built from the same IDL (omni_server,
 // started here on loopback): every Integrity::Echo operation and every IDL construct it carries
 // comes back from omniORB unchanged, under each GIOP version our client speaks; and the
 // papers' ttcp_sequence. OMNI_PEER_SERVER names the server; without it the cases warn and pass.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes stringified IORs made by omniORB, and Debian catior's reading of each, to tests/ior/vectors/.
 
-usage: make_ior_vectors.py --server omni_peer_server --out DIR
+usage: make_ior_vectors.py --server omni_server --out DIR
 
 For each vector NAME: DIR/NAME.ior (the IOR string and a newline) and DIR/NAME.catior.txt (the
 output of `catior -x -o IOR`: object key in hex, omniORB's extra details). The servers listen on

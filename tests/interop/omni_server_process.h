@@ -24,7 +24,7 @@ extern char** environ;
 
 namespace test {
 
-// omni_peer_server as a child process: started with a fresh IOR file in a temporary directory,
+// omni_server as a child process: started with a fresh IOR file in a temporary directory,
 // stopped with SIGTERM (SIGKILL when it does not go within 10 s). Every wait is bounded.
 class omni_server {
  public:
@@ -49,9 +49,9 @@ class omni_server {
       int status = 0;
       if (::waitpid(pid_, &status, WNOHANG) == pid_) {
         pid_ = -1;
-        throw std::runtime_error("omni_peer_server exited before writing its IOR file");
+        throw std::runtime_error("omni_server exited before writing its IOR file");
       }
-      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("omni_peer_server wrote no IOR file in 20 s");
+      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("omni_server wrote no IOR file in 20 s");
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     std::ifstream in(ior_file);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs omni_peer_client against omni_peer_server on loopback, for GIOP 1.0, 1.1 and 1.2.
+"""Runs omni_peer_client against omni_server on loopback, for GIOP 1.0, 1.1 and 1.2.
 
 usage: run_omni_pair.py SERVER CLIENT     (SERVER = 'none' when omniORB is missing: exit 77, skip)
 

@@ -1,9 +1,9 @@
-// Our ORB's client against omniORB's server (omni_peer_server, started here as a child process on
+// Our ORB's client against omniORB's server (omni_server, started here as a child process on
 // loopback): ttcp_sequence through the hand-written stubs, Integrity::Echo through hand-written
 // invocations, the standard object operations, and the errors omniORB answers with, for every
 // GIOP version our client speaks and through corbaloc (omniORB's INS keys).
 //
-// OMNI_PEER_SERVER names the omni_peer_server executable (meson sets it when omniORB is found);
+// OMNI_PEER_SERVER names the omni_server executable (meson sets it when omniORB is found);
 // without it every case warns and passes without checking anything.
 #include <catch2/catch.hpp>
 
@@ -40,7 +40,7 @@ namespace {
 
 using test::omni_server;
 
-const char* omni_peer_server_path() {
+const char* omni_server_path() {
   const char* path = std::getenv("OMNI_PEER_SERVER");
   return path != nullptr && *path != '\0' ? path : nullptr;
 }
@@ -48,7 +48,7 @@ const char* omni_peer_server_path() {
 // One server for the whole run (started by the first case that needs it).
 omni_server* shared_server() {
   static std::unique_ptr<omni_server> server;
-  if (!server && omni_peer_server_path() != nullptr) server = std::make_unique<omni_server>(omni_peer_server_path());
+  if (!server && omni_server_path() != nullptr) server = std::make_unique<omni_server>(omni_server_path());
   return server.get();
 }
 
@@ -338,7 +338,7 @@ TEST_CASE("calls from several threads share one connection to omniORB", "[intero
 }
 
 TEST_CASE("when omniORB goes away the client gets TRANSIENT or COMM_FAILURE", "[interop][errors]") {
-  const char* program = omni_peer_server_path();
+  const char* program = omni_server_path();
   if (program == nullptr) {
     WARN("OMNI_PEER_SERVER is not set (omniORB not found at configure time): not checked");
     return;

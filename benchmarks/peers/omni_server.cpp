@@ -1,13 +1,24 @@
-// omni_bench_server: omniORB's server for sy-bench's `omniorb` series (see README.md).
+// omni_server: the omniORB server, for sy-bench's `omniorb` series and the interop tests alike
+// (see README.md).
 //
-//   omni_bench_server --ior-file PATH [--servants N] [--port P] [--socket-queue Q] [--verbose]
-//                     [-ORB<option> <value> ...]
+//   omni_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]
+//               [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--verbose]
+//               [-ORB<option> <value> ...]
 //
-// Serves one Integrity::Echo servant and N ttcp_sequence servants on 127.0.0.1:P (P = 0: any
-// port), writes "echo <IOR>", "ttcp/0 <IOR>", ... "ttcp/<N-1> <IOR>" to PATH (a temporary file
-// renamed into place, so a reader never sees half of it) and serves until SIGTERM or SIGINT.
-// The ttcp servants count the calls, octets and structs they receive (shown with --verbose when
-// the server stops). --socket-queue Q sets SO_RCVBUF and SO_SNDBUF of every connection to Q bytes.
+// Serves one Integrity::Echo servant and N ttcp_sequence servants on H:P (127.0.0.1 and any port
+// by default), writes "echo <IOR>", "ttcp/0 <IOR>", ... "ttcp/<N-1> <IOR>" to PATH (a temporary
+// file renamed into place, so a reader never sees half of it) and serves until SIGTERM/SIGINT or
+// until --seconds run out.
+//
+// --poa ins (the default) activates the objects in omniORB's INS POA, so their object keys are
+// the plain strings "echo", "ttcp0", "ttcp1", ... and corbaloc::127.0.0.1:P/echo reaches them;
+// --poa root uses the RootPOA (omniORB's usual transient keys). --echo dsi serves Echo through
+// omniORB's DSI (omni_dsi_echo.h) instead of its generated skeleton. --socket-queue Q sets
+// SO_RCVBUF and SO_SNDBUF of every connection to Q bytes. The ttcp servants count the calls,
+// octets and structs they receive, shown with --verbose when the server stops. Any -ORB option
+// goes to omniORB untouched; when one of them is -ORBendPoint, --host and --port are not used.
+#include "integrity.hh"
+#include "omni_dsi_echo.h"
 #include "omni_echo_servant.h"
 #include "omni_socket_queue.h"
 #include "ttcp_sequence.hh"
@@ -17,16 +28,14 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace {
-
-using switchyard::bench::omni_echo_servant;
 
 // Counts what arrives; the operations do nothing else, as in the papers' TTCP receivers.
 class counting_ttcp_servant final : public POA_ttcp_sequence {
@@ -54,16 +63,21 @@ class counting_ttcp_servant final : public POA_ttcp_sequence {
 
 struct options {
   std::string ior_file;
-  unsigned servants = 1;
+  std::string host = "127.0.0.1";
   unsigned port = 0;
+  unsigned servants = 1;
+  unsigned seconds = 0;  // 0: until a signal
+  bool ins_poa = true;
+  bool dsi_echo = false;
   int socket_queue = 0;  // 0: the system's defaults
   bool verbose = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr << "omni_bench_server: " << why << "\n"
-            << "usage: omni_bench_server --ior-file PATH [--servants N] [--port P]"
-               " [--socket-queue Q] [--verbose] [-ORB<option> <value> ...]\n";
+  std::cerr << "omni_server: " << why << "\n"
+            << "usage: omni_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]\n"
+               "                   [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--verbose]\n"
+               "                   [-ORB<option> <value> ...]\n";
   std::exit(2);
 }
 
@@ -71,13 +85,12 @@ unsigned long to_number(const char* text, unsigned long max, const std::string& 
   char* end = nullptr;
   errno = 0;
   unsigned long value = std::strtoul(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-' || value > max) {
+  if (errno != 0 || end == text || *end != '\0' || text[0] == '-' || value > max)
     usage(what + ": '" + text + "' is not a number up to " + std::to_string(max));
-  }
   return value;
 }
 
-// Splits our options from the -ORB ones, which go to CORBA::ORB_init untouched.
+// Splits our own options from the -ORB ones, which go to CORBA::ORB_init untouched.
 options parse(int argc, char** argv, std::vector<char*>& orb_args, bool& has_endpoint) {
   options opts;
   orb_args.push_back(argv[0]);
@@ -96,8 +109,20 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args, bool& has_end
     } else if (arg == "--servants") {
       opts.servants = static_cast<unsigned>(to_number(value(), 100000, "--servants"));
       if (opts.servants == 0) usage("--servants must be at least 1");
+    } else if (arg == "--host") {
+      opts.host = value();
     } else if (arg == "--port") {
       opts.port = static_cast<unsigned>(to_number(value(), 65535, "--port"));
+    } else if (arg == "--seconds") {
+      opts.seconds = static_cast<unsigned>(to_number(value(), 1000000, "--seconds"));
+    } else if (arg == "--poa") {
+      const std::string poa = value();
+      if (poa != "ins" && poa != "root") usage("--poa is ins or root");
+      opts.ins_poa = poa == "ins";
+    } else if (arg == "--echo") {
+      const std::string echo = value();
+      if (echo != "static" && echo != "dsi") usage("--echo is static or dsi");
+      opts.dsi_echo = echo == "dsi";
     } else if (arg == "--socket-queue") {
       opts.socket_queue = static_cast<int>(to_number(value(), 1 << 30, "--socket-queue"));
       if (opts.socket_queue == 0) usage("--socket-queue must be at least 1");
@@ -121,6 +146,15 @@ bool write_whole_file(const std::string& path, const std::string& text) {
   return std::rename(temporary.c_str(), path.c_str()) == 0;
 }
 
+// Waits for SIGTERM/SIGINT, or until `seconds` pass when not 0.
+void wait_for_stop(const sigset_t& stop_signals, unsigned seconds) {
+  const timespec limit{static_cast<time_t>(seconds), 0};
+  for (;;) {
+    const int got = seconds != 0 ? sigtimedwait(&stop_signals, nullptr, &limit) : sigwaitinfo(&stop_signals, nullptr);
+    if (got >= 0 || errno != EINTR) return;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,7 +162,7 @@ int main(int argc, char** argv) {
   bool has_endpoint = false;
   options opts = parse(argc, argv, orb_args, has_endpoint);
   std::string endpoint_flag = "-ORBendPoint";
-  std::string endpoint = "giop:tcp:127.0.0.1:" + std::to_string(opts.port);
+  std::string endpoint = "giop:tcp:" + opts.host + ":" + std::to_string(opts.port);
   if (!has_endpoint) {
     orb_args.push_back(endpoint_flag.data());
     orb_args.push_back(endpoint.data());
@@ -146,70 +180,70 @@ int main(int argc, char** argv) {
   int orb_argc = static_cast<int>(orb_args.size()) - 1;
   try {
     CORBA::ORB_var orb = CORBA::ORB_init(orb_argc, orb_args.data());
-    if (opts.socket_queue > 0) {
+    if (opts.socket_queue > 0)
       switchyard::bench::set_socket_queue_on_server_connections(opts.socket_queue, opts.verbose);
-    }
-    // The INS POA gives readable object keys ("echo", "ttcp0", ...) that corbaloc: URLs reach.
     PortableServer::POA_var poa =
-        PortableServer::POA::_narrow(orb->resolve_initial_references("omniINSPOA"));
+        PortableServer::POA::_narrow(orb->resolve_initial_references(opts.ins_poa ? "omniINSPOA" : "RootPOA"));
 
     // The POA owns the servants (reference counted); our pointers are for the counters only.
     std::vector<counting_ttcp_servant*> ttcp_servants;
     std::string lines;
-    auto activate = [&](PortableServer::ServantBase* servant, const std::string& id,
-                        const std::string& name) {
-      PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(id.c_str());
-      poa->activate_object_with_id(oid, servant);
+    auto activate = [&](PortableServer::ServantBase* servant, const std::string& id, const std::string& name) {
+      PortableServer::ObjectId_var oid;
+      if (opts.ins_poa) {
+        oid = PortableServer::string_to_ObjectId(id.c_str());
+        poa->activate_object_with_id(oid, servant);
+      } else {
+        oid = poa->activate_object(servant);
+      }
       CORBA::Object_var object = poa->id_to_reference(oid);
       CORBA::String_var ior = orb->object_to_string(object);
       lines += name + " " + ior.in() + "\n";
     };
-    auto* echo = new omni_echo_servant;
+    PortableServer::ServantBase* echo = opts.dsi_echo
+                                            ? static_cast<PortableServer::ServantBase*>(new test::omni_dsi_echo(orb))
+                                            : new switchyard::bench::omni_echo_servant;
     activate(echo, "echo", "echo");
     echo->_remove_ref();
     for (unsigned i = 0; i < opts.servants; ++i) {
       auto* servant = new counting_ttcp_servant;
       activate(servant, "ttcp" + std::to_string(i), "ttcp/" + std::to_string(i));
-      ttcp_servants.push_back(servant);  // its POA reference keeps it alive until destroy
+      ttcp_servants.push_back(servant);  // released after the ORB stops, when the counts are read
     }
     PortableServer::POAManager_var manager = poa->the_POAManager();
     manager->activate();
     if (!write_whole_file(opts.ior_file, lines)) {
-      std::cerr << "omni_bench_server: cannot write " << opts.ior_file << "\n";
+      std::cerr << "omni_server: cannot write " << opts.ior_file << "\n";
+      for (auto* servant : ttcp_servants) servant->_remove_ref();
       orb->destroy();
       return 1;
     }
 
     std::thread stopper([&] {
-      while (sigwaitinfo(&stop_signals, nullptr) < 0 && errno == EINTR) {
-      }
+      wait_for_stop(stop_signals, opts.seconds);
       orb->shutdown(false);
     });
-    if (opts.verbose) {
-      std::cerr << "omni_bench_server: serving echo and " << opts.servants
-                << " ttcp servant(s); IORs in " << opts.ior_file << std::endl;
-    }
+    if (opts.verbose)
+      std::cerr << "omni_server: serving echo and " << opts.servants << " ttcp servant(s); IORs in "
+                << opts.ior_file << std::endl;
     orb->run();
     stopper.join();
     if (opts.verbose) {
-      for (unsigned i = 0; i < ttcp_servants.size(); ++i) {
-        std::cerr << "omni_bench_server: ttcp/" << i << " calls " << ttcp_servants[i]->calls()
-                  << " octets " << ttcp_servants[i]->octets() << " structs "
-                  << ttcp_servants[i]->structs() << "\n";
-      }
+      for (unsigned i = 0; i < ttcp_servants.size(); ++i)
+        std::cerr << "omni_server: ttcp/" << i << " calls " << ttcp_servants[i]->calls() << " octets "
+                  << ttcp_servants[i]->octets() << " structs " << ttcp_servants[i]->structs() << "\n";
     }
     for (auto* servant : ttcp_servants) servant->_remove_ref();
     manager = PortableServer::POAManager::_nil();  // references released before the ORB goes
     poa = PortableServer::POA::_nil();
     orb->destroy();
-    if (opts.verbose) std::cerr << "omni_bench_server: stopped" << std::endl;
+    if (opts.verbose) std::cerr << "omni_server: stopped" << std::endl;
   } catch (const CORBA::SystemException& e) {
-    std::cerr << "omni_bench_server: CORBA::" << e._name() << " minor 0x" << std::hex
-              << e.minor() << std::dec << " (" << (e.NP_minorString() ? e.NP_minorString() : "")
-              << ")\n";
+    std::cerr << "omni_server: CORBA::" << e._name() << " minor 0x" << std::hex << e.minor() << std::dec << " ("
+              << (e.NP_minorString() ? e.NP_minorString() : "") << ")\n";
     return 1;
   } catch (const CORBA::Exception& e) {
-    std::cerr << "omni_bench_server: CORBA::" << e._name() << "\n";
+    std::cerr << "omni_server: CORBA::" << e._name() << "\n";
     return 1;
   }
   return 0;
