@@ -13,13 +13,12 @@ wait is bounded; every process started is killed on the way out.
 """
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-SKIP = 77
+from peer_processes import SKIP, wait_for_file, run_client, stop
+
 VERSIONS = ["1.0", "1.1", "1.2"]
 # (strategy, extra server options, the client's GIOP versions). A server whose IORs say GIOP 1.0
 # carries no code sets, and omniORB then refuses to send wstrings (INV_OBJREF) whatever version it
@@ -31,43 +30,6 @@ SERVERS = [
     ("active", [], VERSIONS),
     ("active", ["-ORBGIOPVersion", "1.0", "-ORBThreads", "2"], ["1.0", "1.1"]),
 ]
-
-
-def wait_for_file(path, server, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if os.path.exists(path):
-            return True
-        if server.poll() is not None:
-            return False
-        time.sleep(0.05)
-    return False
-
-
-def run_client(client, args, seconds=60):
-    print("$", os.path.basename(client), " ".join(args), flush=True)
-    try:
-        result = subprocess.run([client] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                timeout=seconds, text=True)
-    except subprocess.TimeoutExpired:
-        print("  FAILED: timed out after", seconds, "s")
-        return False
-    print("  " + result.stdout.strip().replace("\n", "\n  "))
-    if result.returncode != 0:
-        print("  FAILED: exit code", result.returncode)
-    return result.returncode == 0
-
-
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
-        out, _ = proc.communicate(timeout=15)
-        return proc.returncode, out
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        return "killed after SIGTERM was ignored", out
 
 
 def one_server(server, client, work, strategy, extra, versions):

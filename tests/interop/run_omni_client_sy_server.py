@@ -19,13 +19,12 @@ epoll reactor, so the next connection that got the same descriptor number was ne
 """
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-SKIP = 77
+from peer_processes import SKIP, wait_for_file, run_client, stop
+
 CALLS = ("noparams2way,noparams1way,octets:0,octets:1,octets:1000,octets:100000,"
          "structs:0,structs:1,structs:100,bad-key,bad-op,non-existent")
 COUNT = 3
@@ -39,50 +38,6 @@ SERVERS = [
     ("active", "active", []),
     ("active", "perfect", ["-ORBGIOPVersion", "1.0", "-ORBThreads", "2"]),
 ]
-
-
-def wait_for_file(path, server, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if os.path.exists(path):
-            return True
-        if server.poll() is not None:
-            return False
-        time.sleep(0.05)
-    return False
-
-
-def run_client(client, args, expect_failure=None, seconds=60):
-    """True when the client passed, or, with expect_failure, when it failed saying that."""
-    print("$", os.path.basename(client), " ".join(args), flush=True)
-    try:
-        result = subprocess.run([client] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                timeout=seconds, text=True)
-    except subprocess.TimeoutExpired:
-        print("  FAILED: timed out after", seconds, "s")
-        return False
-    print("  " + result.stdout.strip().replace("\n", "\n  "))
-    if expect_failure is not None:
-        ok = result.returncode == 1 and expect_failure in result.stdout
-        if not ok:
-            print("  FAILED: expected the client to fail with", expect_failure)
-        return ok
-    if result.returncode != 0:
-        print("  FAILED: exit code", result.returncode)
-    return result.returncode == 0
-
-
-def stop(proc):
-    """SIGTERM, then a bounded wait; kill if ignored. Returns (exit code or text, output)."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
-        out, _ = proc.communicate(timeout=15)
-        return proc.returncode, out
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        return "killed after SIGTERM was ignored", out
 
 
 def check_counts(output, oneways_to_ttcp0):

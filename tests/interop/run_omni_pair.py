@@ -7,43 +7,13 @@ Proves the omniORB peers work before anything else relies on them. Every wait is
 """
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
-SKIP = 77
+from peer_processes import SKIP, free_port, wait_for_file, run_client
+
 CALLS = "noparams2way,noparams1way,octets:1000,structs:10,echo-all,bad-key,bad-op,non-existent"
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_file(path, server, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if os.path.exists(path):
-            return True
-        if server.poll() is not None:
-            return False
-        time.sleep(0.05)
-    return False
-
-
-def run_client(client, args, seconds=60):
-    print("$", os.path.basename(client), " ".join(args), flush=True)
-    try:
-        result = subprocess.run([client] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                timeout=seconds, text=True)
-    except subprocess.TimeoutExpired:
-        print("  timed out after", seconds, "s")
-        return False
-    print("  " + result.stdout.strip().replace("\n", "\n  "))
-    return result.returncode == 0
 
 
 def main():
