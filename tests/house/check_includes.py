@@ -16,12 +16,17 @@ and "and":
   generated code (a quoted include found nowhere in the tree: the build writes it), everything,
   its own folder (always allowed; named for the reader).
 
+An item may be narrowed to some files by a parenthesis that starts with "only in" and names file
+patterns in backticks: "ACE (only in `*.cpp` and `*_address.h` files)" allows ACE in those files
+and nowhere else of the folder. Any other parenthesis is a comment.
+
 A file may always include its own folder (the README's, subfolders included). Anything else, or
 a README whose clause holds an unknown item, fails with file:line and what the README allows.
 Exit status 0 when every include is allowed, 1 otherwise.
 """
 
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -99,32 +104,59 @@ def clause_of(text):
     return None
 
 
-def parse_clause(clause):
-    """Items of a clause: ('path', prefix-or-file) or ('kind', name)."""
-    without_comments, depth, in_code = [], 0, False
-    for char in clause:
+def split_items(clause):
+    """(item text, [parenthesized texts]) for each comma- or "and"-separated item of a clause."""
+    parts, text, notes, note, depth, in_code = [], [], [], [], 0, False
+    for char in clause + ',':
         if char == '`':
             in_code = not in_code
         if not in_code and char == '(':
             depth += 1
+            if depth == 1:
+                continue
         elif not in_code and char == ')':
             depth -= 1
-        elif depth == 0:
-            without_comments.append(char)
-    text = ''.join(without_comments)
+            if depth == 0:
+                notes.append(''.join(note))
+                note = []
+                continue
+        if depth > 0:
+            note.append(char)
+        elif char == ',' and not in_code:
+            parts.append((''.join(text), notes))
+            text, notes = [], []
+        else:
+            text.append(char)
     items = []
-    for part in re.split(r',|\band\b', text):
-        part = part.strip()
+    for words, notes in parts:
+        # "and" separates items too, outside backticks
+        pieces = re.split(r'\band\b(?=(?:[^`]*`[^`]*`)*[^`]*$)', words)
+        for index, piece in enumerate(pieces):
+            items.append((piece.strip(), notes if index + 1 == len(pieces) else []))
+    return items
+
+
+def parse_clause(clause):
+    """Items of a clause: (kind, value, file patterns or None), kind 'path' (a prefix or file) or
+    'kind' (a kind of header, by name)."""
+    items = []
+    for part, notes in split_items(clause):
         if not part:
             continue
+        patterns = None
+        for note in notes:
+            if note.strip().startswith('only in'):
+                patterns = re.findall(r'`([^`]+)`', note)
+                if not patterns:
+                    raise ReadmeError(f'"({note})" names no file pattern in backticks')
         code = re.fullmatch(r'`([^`]+)`', part)
         if code:
             path = code.group(1).strip()
             if path.startswith('<') and path.endswith('>'):
                 path = PUBLIC + path[1:-1]
-            items.append(('path', path))
+            items.append(('path', path, patterns))
         elif part in EXTERNAL_KINDS or part in OTHER_KINDS:
-            items.append(('kind', part))
+            items.append(('kind', part, patterns))
         else:
             raise ReadmeError(f'unknown item "{part}" (a path in backticks, or one of: '
                               + ', '.join(list(EXTERNAL_KINDS) + list(OTHER_KINDS)) + ')')
@@ -180,10 +212,13 @@ def under(path, folder):
     return path == folder or path.startswith(folder + '/')
 
 
-def allowed(items, own_folder, included_path, bracket, name):
+def allowed(items, own_folder, source, included_path, bracket, name):
     if included_path is not None and under(included_path, own_folder):
         return True
-    for kind, value in items:
+    file_name = os.path.basename(source)
+    for kind, value, patterns in items:
+        if patterns is not None and not any(fnmatch.fnmatch(file_name, p) for p in patterns):
+            continue
         if kind == 'kind' and value == 'everything':
             return True
         if included_path is not None:
@@ -244,7 +279,7 @@ def check(root):
             readme, items, clause = rule
             for number, bracket, name in include_lines(os.path.join(root, source)):
                 included = resolve(root, relative_dir, bracket, name)
-                if not allowed(items, folder, included, bracket, name):
+                if not allowed(items, folder, source, included, bracket, name):
                     shown = f'{bracket}{name}{">" if bracket == "<" else chr(34)}'
                     print(f'{source}:{number}: includes {shown}, but {readme} allows only '
                           f'its own folder and: {clause.strip()}')
