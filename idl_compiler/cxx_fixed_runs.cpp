@@ -188,6 +188,16 @@ std::optional<RunPlan> run_plan(const TypeSpec& element) {
       plan.copies.push_back({cdr, cxx, leaf.size});
     if (leaf.basic == BasicType::boolean) plan.checks.push_back({cdr, 0});
     if (leaf.enumeration != nullptr) plan.checks.push_back({cdr, leaf.enumeration->enumerators.size()});
+    RunPlan::Load load{cdr, leaf.path, "", 0, leaf.basic == BasicType::boolean};
+    if (leaf.enumeration != nullptr) {
+      load.type = qualified(*leaf.enumeration);
+      load.enumerators = leaf.enumeration->enumerators.size();
+    } else if (!load.boolean) {
+      TypeSpec t;
+      t.basic = leaf.basic;
+      load.type = type_name(t);
+    }
+    plan.loads.push_back(std::move(load));
   }
   if (plan.stride > end) plan.padding.emplace_back(end, plan.stride - end);
   plan.one_block = plan.copies.size() == 1 && plan.copies[0].cdr == 0 && plan.copies[0].native == 0 &&
@@ -231,24 +241,47 @@ void read_run(std::string& code, const RunPlan& plan, const std::string& first, 
               const std::string& k, const std::string& first_element, const std::string& indent) {
   code += indent + "if constexpr (" + plan.condition + ") {\n";
   const std::string in = indent + "  ";
-  code += in + "if (" + n + " != 0 && !_in.swapping()) {\n";
+  code += in + "if (" + n + " != 0) {\n";
   code += head(plan, "_in", n, k, first_element, in + "  ");
   const std::string body = in + "    ";
   code += body + "const std::byte* _p = _in.take(_bytes);\n";
+  code += body + "if (!_in.swapping()) {\n";
+  const std::string copy = body + "  ";
   if (plan.one_block) {
     if (!plan.checks.empty())
-      code += body + "for (const std::byte* _q = _p; _q < _p + _bytes; _q += " + num(plan.stride) + ") {\n" +
-              checks(plan, "_q", body + "  ") + body + "}\n";
-    code += body + "std::memcpy(static_cast<void*>(" + first + " + " + k + "), _p, _bytes);\n";
+      code += copy + "for (const std::byte* _q = _p; _q < _p + _bytes; _q += " + num(plan.stride) + ") {\n" +
+              checks(plan, "_q", copy + "  ") + copy + "}\n";
+    code += copy + "std::memcpy(static_cast<void*>(" + first + " + " + k + "), _p, _bytes);\n";
   } else {
-    code += body + "for (" + plan.type + "* _e = " + first + " + " + k + "; _e != " + first + " + " + n +
+    code += copy + "for (" + plan.type + "* _e = " + first + " + " + k + "; _e != " + first + " + " + n +
             "; ++_e, _p += " + num(plan.stride) + ") {\n";
-    code += checks(plan, "_p", body + "  ");
-    code += body + "  auto* _b = reinterpret_cast<std::byte*>(_e);\n";
+    code += checks(plan, "_p", copy + "  ");
+    code += copy + "  auto* _b = reinterpret_cast<std::byte*>(_e);\n";
     for (const auto& c : plan.copies)
-      code += body + "  std::memcpy(_b + " + num(c.native) + ", _p + " + num(c.cdr) + ", " + num(c.size) + ");\n";
-    code += body + "}\n";
+      code += copy + "  std::memcpy(_b + " + num(c.native) + ", _p + " + num(c.cdr) + ", " + num(c.size) + ");\n";
+    code += copy + "}\n";
   }
+  // The other byte order: each leaf loaded and swapped, at the same offsets.
+  code += body + "} else {\n";
+  code += copy + "for (" + plan.type + "* _e = " + first + " + " + k + "; _e != " + first + " + " + n +
+          "; ++_e, _p += " + num(plan.stride) + ") {\n";
+  const std::string leaf_indent = copy + "  ";
+  for (const auto& l : plan.loads) {
+    const std::string at = "_p + " + num(l.cdr);
+    if (l.boolean) {
+      code += leaf_indent + "if (const std::uint8_t _o = std::to_integer<std::uint8_t>(_p[" + num(l.cdr) +
+              "]); _o <= 1) (*_e)" + l.path + " = _o == 1;\n";
+      code += leaf_indent + "else _in.throw_marshal(::switchyard::minor::bad_boolean, \"boolean neither 0 nor 1\");\n";
+    } else if (l.enumerators != 0) {
+      code += leaf_indent + "if (const std::uint32_t _o = ::switchyard::cdr::load<std::uint32_t>(" + at +
+              ", true); _o < " + num(l.enumerators) + ") (*_e)" + l.path + " = static_cast<" + l.type + ">(_o);\n";
+      code += leaf_indent + "else _in.throw_marshal(::switchyard::minor::bad_enum, \"enumerator out of range\");\n";
+    } else {
+      code += leaf_indent + "(*_e)" + l.path + " = ::switchyard::cdr::load<" + l.type + ">(" + at + ", true);\n";
+    }
+  }
+  code += copy + "}\n";
+  code += body + "}\n";
   code += body + k + " = " + n + ";\n";
   code += in + "  }\n" + in + "}\n" + indent + "}\n";
 }

@@ -3,9 +3,9 @@
 // modulo the struct's alignment (the end of an element, modulo that alignment, does not depend on
 // where it started), so the generated code handles the first element by itself, checks bounds
 // once for the rest and copies each element's members in blocks at offsets computed here; where
-// the CDR layout at that position is the C++ layout, the rest is one copy. Only in native byte
-// order; byte-swapped input goes element by element. May include ast.h, cxx_emitter.h and
-// cxx_types.h.
+// the CDR layout at that position is the C++ layout, the rest is one copy. Copies in native byte
+// order only: byte-swapped input is loaded leaf by leaf at the same offsets. May include ast.h,
+// cxx_emitter.h and cxx_types.h.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +40,15 @@ struct RunPlan {
     std::size_t enumerators = 0;  // 0: a boolean
   };
   std::vector<Check> checks;
+  // Every leaf at that phase, for input in the other byte order (loaded and swapped one by one).
+  struct Load {
+    std::size_t cdr = 0;
+    std::string path;  // ".l", ".p.s", ".cells[1][2]"
+    std::string type;  // the C++ type loaded: "std::int32_t", or the enum's
+    std::size_t enumerators = 0;  // an enum's count; 0 otherwise
+    bool boolean = false;
+  };
+  std::vector<Load> loads;
   bool one_block = false;  // the CDR layout at that phase is the C++ layout, stride == sizeof
   // A C++ constant expression: the C++ layout is the one the copies assume (natural alignment).
   std::string condition;
@@ -56,7 +65,8 @@ std::optional<RunPlan> run_plan(const TypeSpec& element);
 // follows). Writes no padding when `n` is 0.
 void write_run(std::string& code, const RunPlan& plan, const std::string& first, const std::string& n,
                const std::string& k, const std::string& first_element, const std::string& indent);
-// Likewise for reading into `first`[k..n) (already sized), when the input is not byte-swapped.
+// Likewise for reading into `first`[k..n) (already sized): copies in the stream's byte order,
+// loads with swaps in the other.
 void read_run(std::string& code, const RunPlan& plan, const std::string& first, const std::string& n,
               const std::string& k, const std::string& first_element, const std::string& indent);
 
