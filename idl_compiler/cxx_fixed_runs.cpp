@@ -38,16 +38,25 @@ struct ShapeWalk {
             size = 1;
             break;
           case BasicType::octet:
-          case BasicType::char_: size = 1; break;
+          case BasicType::char_:
+            size = 1;
+            break;
           case BasicType::short_:
-          case BasicType::unsigned_short: size = 2; break;
+          case BasicType::unsigned_short:
+            size = 2;
+            break;
           case BasicType::long_:
           case BasicType::unsigned_long:
-          case BasicType::float_: size = 4; break;
+          case BasicType::float_:
+            size = 4;
+            break;
           case BasicType::long_long:
           case BasicType::unsigned_long_long:
-          case BasicType::double_: size = 8; break;
-          default: return false;
+          case BasicType::double_:
+            size = 8;
+            break;
+          default:
+            return false;
         }
         out = {{0}, size, size};
         return true;
@@ -109,11 +118,12 @@ std::string checks(const RunPlan& plan, const std::string& at, const std::string
   std::string code;
   for (const auto& c : plan.checks) {
     if (c.enumerators == 0)
-      code += indent + "if (std::to_integer<std::uint8_t>(" + at + "[" + num(c.cdr) +
-              "]) > 1) [[unlikely]] _in.throw_marshal(::switchyard::minor::bad_boolean, \"boolean neither 0 nor 1\");\n";
+      code +=
+          indent + "if (std::to_integer<std::uint8_t>(" + at + "[" + num(c.cdr) +
+          "]) > 1) [[unlikely]] _in.throw_marshal(::switchyard::minor::bad_boolean, \"boolean neither 0 nor 1\");\n";
     else
-      code += indent + "if (::switchyard::cdr::load<std::uint32_t>(" + at + " + " + num(c.cdr) + ", false) >= " +
-              num(c.enumerators) +
+      code += indent + "if (::switchyard::cdr::load<std::uint32_t>(" + at + " + " + num(c.cdr) +
+              ", false) >= " + num(c.enumerators) +
               ") [[unlikely]] _in.throw_marshal(::switchyard::minor::bad_enum, \"enumerator out of range\");\n";
   }
   return code;
@@ -127,8 +137,8 @@ std::string head(const RunPlan& plan, const std::string& stream, const std::stri
   const std::string align = plan.first_alignment > 1 ? stream + ".align(" + num(plan.first_alignment) + ");" : "";
   if (!align.empty()) code += indent + align + "\n";
   if (!plan.one_phase) {
-    code += indent + "if ((" + stream + ".aligned_position() & " + num(plan.alignment - 1) + ") != " +
-            num(plan.phase) + ") {\n";
+    code += indent + "if ((" + stream + ".aligned_position() & " + num(plan.alignment - 1) + ") != " + num(plan.phase) +
+            ") {\n";
     code += indented(first_element, indent + "  ");
     code += indent + "  " + k + " = 1;\n";
     if (!align.empty()) code += indent + "  if (" + n + " > 1) " + align + "\n";
@@ -184,8 +194,7 @@ std::optional<RunPlan> run_plan(const TypeSpec& element) {
     end = cdr + leaf.size;
     if (!plan.copies.empty() && plan.copies.back().native + (cdr - plan.copies.back().cdr) == cxx)
       plan.copies.back().size = end - plan.copies.back().cdr;
-    else
-      plan.copies.push_back({cdr, cxx, leaf.size});
+    else plan.copies.push_back({cdr, cxx, leaf.size});
     if (leaf.basic == BasicType::boolean) plan.checks.push_back({cdr, 0});
     if (leaf.enumeration != nullptr) plan.checks.push_back({cdr, leaf.enumeration->enumerators.size()});
     RunPlan::Load load{cdr, leaf.path, "", 0, leaf.basic == BasicType::boolean};
@@ -200,8 +209,8 @@ std::optional<RunPlan> run_plan(const TypeSpec& element) {
     plan.loads.push_back(std::move(load));
   }
   if (plan.stride > end) plan.padding.emplace_back(end, plan.stride - end);
-  plan.one_block = plan.copies.size() == 1 && plan.copies[0].cdr == 0 && plan.copies[0].native == 0 &&
-                   native.size == plan.stride;
+  plan.one_block =
+      plan.copies.size() == 1 && plan.copies[0].cdr == 0 && plan.copies[0].native == 0 && native.size == plan.stride;
 
   plan.condition = "std::is_trivially_copyable_v<" + plan.type + ">";
   if (walk.boolean_seen) plan.condition += " && sizeof(bool) == 1";

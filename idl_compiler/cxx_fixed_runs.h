@@ -20,13 +20,13 @@
 namespace switchyard::idl::cxx {
 
 struct RunPlan {
-  std::string type;                  // the struct's qualified C++ name
-  std::size_t first_alignment = 1;   // the first leaf's CDR alignment
-  std::size_t alignment = 1;         // the largest leaf's
-  bool one_phase = false;            // alignment == first_alignment: every element at phase 0
-  std::size_t phase = 0;             // where every element after the first starts, modulo alignment
-  std::size_t stride = 0;            // octets from one element to the next at that phase
-  std::size_t tail = 0;              // the padding between two elements (not after the last)
+  std::string type;                 // the struct's qualified C++ name
+  std::size_t first_alignment = 1;  // the first leaf's CDR alignment
+  std::size_t alignment = 1;        // the largest leaf's
+  bool one_phase = false;           // alignment == first_alignment: every element at phase 0
+  std::size_t phase = 0;            // where every element after the first starts, modulo alignment
+  std::size_t stride = 0;           // octets from one element to the next at that phase
+  std::size_t tail = 0;             // the padding between two elements (not after the last)
   // Consecutive members whose CDR offsets at that phase and C++ offsets differ by the same amount:
   // one memcpy each (with the padding between them, which a write then zeroes).
   struct Copy {
@@ -43,8 +43,8 @@ struct RunPlan {
   // Every leaf at that phase, for input in the other byte order (loaded and swapped one by one).
   struct Load {
     std::size_t cdr = 0;
-    std::string path;  // ".l", ".p.s", ".cells[1][2]"
-    std::string type;  // the C++ type loaded: "std::int32_t", or the enum's
+    std::string path;             // ".l", ".p.s", ".cells[1][2]"
+    std::string type;             // the C++ type loaded: "std::int32_t", or the enum's
     std::size_t enumerators = 0;  // an enum's count; 0 otherwise
     bool boolean = false;
   };

@@ -46,9 +46,13 @@ void put(wire_writer& w, const Integrity::Record& r, marks* m = nullptr) {
   if (m) m->booleans.push_back(w.bytes.size());
   w.boolean(r.b);
 }
-void put(wire_writer& w, const Integrity::NARecord& r, marks* = nullptr) { w.octet(r.o).f64(r.d).chr(r.c).s64(r.ll).s16(r.s); }
+void put(wire_writer& w, const Integrity::NARecord& r, marks* = nullptr) {
+  w.octet(r.o).f64(r.d).chr(r.c).s64(r.ll).s16(r.s);
+}
 void put(wire_writer& w, const BinStruct& b, marks* = nullptr) { w.s16(b.s).chr(b.c).s32(b.l).octet(b.o).f64(b.d); }
-void put(wire_writer& w, const Runs::Nest& n, marks* = nullptr) { w.s32(n.l).s16(n.p.s).octet(n.p.o).f64(n.d).octet(n.last); }
+void put(wire_writer& w, const Runs::Nest& n, marks* = nullptr) {
+  w.s32(n.l).s16(n.p.s).octet(n.p.o).f64(n.d).octet(n.last);
+}
 void put(wire_writer& w, const Runs::Tail& t, marks* = nullptr) { w.f64(t.d).s32(t.l).octet(t.o); }
 void put(wire_writer& w, const Runs::Same& s, marks* = nullptr) { w.f64(s.x).s32(s.a).s16(s.b).chr(s.c).octet(s.o); }
 void put(wire_writer& w, const Runs::Marked& k, marks* m = nullptr) {
@@ -221,8 +225,8 @@ failure read_failure(const std::vector<std::byte>& bytes, cdr::byte_order order,
 }  // namespace
 
 TEST_CASE("runs: sequences of the report's records at every landing position", "[idl_compiler][backend][runs]") {
-  check_sequences<Runs::Records>();    // aligned: after the first, every Record at 4 mod 8
-  check_sequences<Runs::NARecords>();  // not aligned: after the first, every NARecord at 2 mod 8
+  check_sequences<Runs::Records>();     // aligned: after the first, every Record at 4 mod 8
+  check_sequences<Runs::NARecords>();   // not aligned: after the first, every NARecord at 2 mod 8
   check_sequences<Runs::BinStructs>();  // 8-aligned after the first: one copy
 }
 
