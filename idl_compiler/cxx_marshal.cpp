@@ -57,9 +57,9 @@ std::string marshal_error(const std::string& minor, const std::string& what) {
 std::string d(int depth) { return std::to_string(depth); }
 
 // Statements that write or read the elements of a sequence or array of a fixed-size struct:
-// `first` its data(), `count` its size, `plan` the struct's (cxx_fixed_runs.h). In native order
-// the elements go as a run; what the run does not take (byte-swapped input, or a C++ layout other
-// than the one the run assumes) goes element by element.
+// `first` its data(), `count` its size, `plan` the struct's (cxx_fixed_runs.h). The elements go
+// as a run; what the run does not take (all of them where the C++ layout is not the one the run
+// assumes) goes element by element.
 void write_elements(std::string& code, const RunPlan& plan, const TypeSpec& element, const std::string& first,
                     const std::string& count, const std::string& indent, int depth) {
   const std::string s = "_s" + d(depth), n = "_n" + d(depth), k = "_k" + d(depth);
