@@ -388,3 +388,103 @@ TEST_CASE("runs: a boolean octet 2 in an array of Records raises MARSHAL", "[idl
     CHECK(f.minor == minor::bad_boolean);
   }
 }
+
+namespace {
+
+// Reads `bytes` (after `lead` octets) as a T: either a value that marshals back to bytes that read
+// as the same value, or MARSHAL; never another exception, never a read outside the message
+// (ASan builds check that).
+template <class T>
+void read_mutant(const std::vector<std::byte>& bytes, cdr::byte_order order, std::size_t lead) {
+  cdr::input_stream in(bytes, order);
+  in.skip(lead);
+  T value;
+  try {
+    cdr_read(in, value);
+  } catch (const SystemException& e) {
+    CHECK(e.kind() == SystemExceptionKind::MARSHAL);
+    return;
+  }
+  cdr::output_stream out;
+  for (std::size_t k = 0; k < lead; ++k) out.write_octet(0);
+  cdr_write(out, value);
+  cdr::input_stream again(out.bytes(), native);
+  again.skip(lead);
+  T back;
+  cdr_read(again, back);
+  CHECK(back == value);
+}
+
+// A small deterministic generator (the same mutations on every run).
+struct mutator {
+  std::uint64_t state;
+  std::uint64_t next() {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  }
+  // One of: an octet changed, the message cut short, an octet appended.
+  std::vector<std::byte> mutate(std::vector<std::byte> bytes, std::size_t lead) {
+    const std::size_t span = bytes.size() - lead;
+    switch (next() % 4) {
+      case 0:
+      case 1:
+        if (span != 0) bytes[lead + next() % span] = static_cast<std::byte>(next());
+        break;
+      case 2:
+        bytes.resize(lead + next() % (span + 1));
+        break;
+      default:
+        bytes.push_back(static_cast<std::byte>(next()));
+        break;
+    }
+    return bytes;
+  }
+};
+
+template <class Holder>
+void mutate_sequences(mutator& m, int rounds) {
+  using T = typename decltype(Holder::v)::value_type;
+  for (int r = 0; r < rounds; ++r) {
+    const std::size_t lead = m.next() % 8, n = m.next() % 6;
+    const auto order = m.next() % 2 ? native : swapped;
+    Holder h;
+    h.v = dirty<T>(n, static_cast<std::size_t>(r));
+    h.after = 1;
+    wire_writer w(order);
+    for (std::size_t k = 0; k < lead; ++k) w.octet(0);
+    put_sequence(w, h.v);
+    w.octet(h.after);
+    read_mutant<Holder>(m.mutate(w.bytes, lead), order, lead);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("runs: mutated messages read as a value or raise MARSHAL", "[idl_compiler][backend][runs]") {
+  mutator m{12345};
+  mutate_sequences<Runs::Records>(m, 400);
+  mutate_sequences<Runs::NARecords>(m, 300);
+  mutate_sequences<Runs::BinStructs>(m, 300);
+  mutate_sequences<Runs::MarkedSeq>(m, 400);
+  mutate_sequences<Runs::NestSeq>(m, 300);
+  for (int r = 0; r < 300; ++r) {
+    const std::size_t length = m.next() % 8;
+    const auto order = m.next() % 2 ? native : swapped;
+    Runs::Arrays a;
+    a.tag = std::string(length, 'm');
+    dirty_array(a.na, length);
+    for (auto& row : a.nests) dirty_array(row, length);
+    dirty_array(a.marks, length);
+    dirty_array(a.records, length);
+    a.after = 3;
+    wire_writer w(order);
+    w.str(a.tag);
+    for (const auto& e : a.na) put(w, e);
+    for (const auto& row : a.nests)
+      for (const auto& e : row) put(w, e);
+    for (const auto& e : a.marks) put(w, e);
+    for (const auto& e : a.records) put(w, e);
+    w.octet(a.after);
+    read_mutant<Runs::Arrays>(m.mutate(w.bytes, 0), order, 0);
+  }
+}
