@@ -1,6 +1,7 @@
 #include "idl_compiler/cxx_marshal.h"
 
 #include "idl_compiler/cxx_emitter.h"
+#include "idl_compiler/cxx_fixed_runs.h"
 
 namespace switchyard::idl::cxx {
 
@@ -55,22 +56,40 @@ std::string marshal_error(const std::string& minor, const std::string& what) {
 
 std::string d(int depth) { return std::to_string(depth); }
 
-// The struct element of a sequence whose elements may be copied as one block, or null.
-const Struct* memcpy_struct(const TypeSpec& element) {
-  const TypeSpec& e = unalias(element);
-  if (e.kind != TypeKind::named) return nullptr;
-  const Declaration* decl = target_of(e);
-  if (decl == nullptr || decl->kind != DeclKind::struct_) return nullptr;
-  auto layout = fixed_layout(*static_cast<const Struct*>(decl));
-  return layout && layout->memcpy_compatible ? static_cast<const Struct*>(decl) : nullptr;
+// Statements that write or read the elements of a sequence or array of a fixed-size struct:
+// `first` its data(), `count` its size, `plan` the struct's (cxx_fixed_runs.h). The elements go
+// as a run; what the run does not take (all of them where the C++ layout is not the one the run
+// assumes) goes element by element.
+void write_elements(std::string& code, const RunPlan& plan, const TypeSpec& element, const std::string& first,
+                    const std::string& count, const std::string& indent, int depth) {
+  const std::string s = "_s" + d(depth), n = "_n" + d(depth), k = "_k" + d(depth);
+  code += indent + "{\n";
+  const std::string in = indent + "  ";
+  code += in + "const auto* " + s + " = " + first + ";\n";
+  code += in + "const std::size_t " + n + " = " + count + ";\n";
+  code += in + "std::size_t " + k + " = 0;\n";
+  std::string first_element;
+  write_value(first_element, element, s + "[0]", "", depth + 1);
+  write_run(code, plan, s, n, k, first_element, in);
+  code += in + "for (; " + k + " < " + n + "; ++" + k + ") {\n";
+  write_value(code, element, s + "[" + k + "]", in + "  ", depth + 1);
+  code += in + "}\n" + indent + "}\n";
 }
 
-std::optional<FixedLayout> element_layout(const TypeSpec& element) {
-  const TypeSpec& e = unalias(element);
-  if (e.kind != TypeKind::named) return std::nullopt;
-  const Declaration* decl = target_of(e);
-  if (decl == nullptr || decl->kind != DeclKind::struct_) return std::nullopt;
-  return fixed_layout(*static_cast<const Struct*>(decl));
+void read_elements(std::string& code, const RunPlan& plan, const TypeSpec& element, const std::string& first,
+                   const std::string& count, const std::string& indent, int depth) {
+  const std::string s = "_s" + d(depth), n = "_c" + d(depth), k = "_k" + d(depth);
+  code += indent + "{\n";
+  const std::string in = indent + "  ";
+  code += in + "auto* " + s + " = " + first + ";\n";
+  code += in + "const std::size_t " + n + " = " + count + ";\n";
+  code += in + "std::size_t " + k + " = 0;\n";
+  std::string first_element;
+  read_value(first_element, element, s + "[0]", "", depth + 1);
+  read_run(code, plan, s, n, k, first_element, in);
+  code += in + "for (; " + k + " < " + n + "; ++" + k + ") {\n";
+  read_value(code, element, s + "[" + k + "]", in + "  ", depth + 1);
+  code += in + "}\n" + indent + "}\n";
 }
 
 void write_array_dims(std::string& code, const TypeSpec& array, std::size_t dim, const std::string& expr,
@@ -82,6 +101,11 @@ void write_array_dims(std::string& code, const TypeSpec& array, std::size_t dim,
     code += indent + "_out.write_array(" + expr + ".data(), " + std::to_string(n) + ");\n";
     return;
   }
+  if (last)
+    if (auto plan = run_plan(*array.element)) {
+      write_elements(code, *plan, *array.element, expr + ".data()", std::to_string(n), indent, depth);
+      return;
+    }
   const std::string i = "_i" + d(depth);
   code += indent + "for (std::size_t " + i + " = 0; " + i + " < " + std::to_string(n) + "; ++" + i + ") {\n";
   if (last)
@@ -100,6 +124,11 @@ void read_array_dims(std::string& code, const TypeSpec& array, std::size_t dim, 
     code += indent + "_in.read_array(" + target + ".data(), " + std::to_string(n) + ");\n";
     return;
   }
+  if (last)
+    if (auto plan = run_plan(*array.element)) {
+      read_elements(code, *plan, *array.element, target + ".data()", std::to_string(n), indent, depth);
+      return;
+    }
   const std::string i = "_i" + d(depth);
   code += indent + "for (std::size_t " + i + " = 0; " + i + " < " + std::to_string(n) + "; ++" + i + ") {\n";
   if (last)
@@ -222,38 +251,11 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
         return;
       }
       code += indent + "_out.write_ulong(static_cast<std::uint32_t>(" + expr + ".size()));\n";
-      const std::string el = "_e" + d(depth);
-      if (auto layout = element_layout(e)) {
-        // Fixed-size elements: the buffer is sized once for all of them.
-        code += indent + "_out.ensure(" + expr + ".size() * " + std::to_string(layout->max_size + layout->alignment) +
-                ");\n";
-        if (const Struct* s = memcpy_struct(e)) {
-          const std::string done = "_copied" + d(depth);
-          code += indent + "bool " + done + " = false;\n";
-          code += indent + "if constexpr (" + native_layout_condition(*s) + ") {\n";
-          // No padding after the length of an empty sequence (omniORB writes none either).
-          code += indent + "  if (!" + expr + ".empty()) _out.align(" + std::to_string(layout->first_alignment) + ");\n";
-          code += indent + "  if ((_out.aligned_position() & " + std::to_string(layout->alignment - 1) + ") == 0) {\n";
-          // One copy, then the native padding zeroed so that no memory contents travel.
-          const Placement& zero = layout->placements.front();
-          code += indent + "    const std::size_t _bytes = " + expr + ".size() * sizeof(" + qualified(*s) + ");\n";
-          code += indent + "    std::byte* _dst = _out.reserve_aligned(1, _bytes);\n";
-          code += indent + "    if (_bytes != 0) std::memcpy(_dst, " + expr + ".data(), _bytes);\n";
-          std::string gaps;
-          std::size_t end = 0;
-          for (std::size_t k = 0; k < layout->leaves.size(); ++k) {
-            if (zero.offsets[k] > end)
-              gaps += indent + "      std::memset(_dst + _k + " + std::to_string(end) + ", 0, " +
-                      std::to_string(zero.offsets[k] - end) + ");\n";
-            end = zero.offsets[k] + layout->leaves[k].size;
-          }
-          if (!gaps.empty())
-            code += indent + "    for (std::size_t _k = 0; _k < _bytes; _k += " + std::to_string(zero.size) + ") {\n" +
-                    gaps + indent + "    }\n";
-          code += indent + "    " + done + " = true;\n" + indent + "  }\n" + indent + "}\n";
-          code += indent + "if (!" + done + ")\n";
-        }
+      if (auto plan = run_plan(e)) {
+        write_elements(code, *plan, *t.element, expr + ".data()", expr + ".size()", indent, depth);
+        return;
       }
+      const std::string el = "_e" + d(depth);
       code += indent + "for (const auto& " + el + " : " + expr + ") {\n";
       write_value(code, *t.element, el, indent + "  ", depth + 1);
       code += indent + "}\n";
@@ -330,19 +332,10 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
         code += indent + "}\n";
         return;
       }
-      if (const Struct* s = memcpy_struct(e)) {
-        auto layout = fixed_layout(*s);
-        const std::string done = "_copied" + d(depth);
-        code += in + "bool " + done + " = false;\n";
-        code += in + "if constexpr (" + native_layout_condition(*s) + ") {\n";
-        code += in + "  if (" + n + " != 0) _in.align(" + std::to_string(layout->first_alignment) + ");\n";
-        code += in + "  if (!_in.swapping() && (_in.aligned_position() & " + std::to_string(layout->alignment - 1) +
-                ") == 0) {\n";
-        code += in + "    const std::size_t _bytes = std::size_t{" + n + "} * sizeof(" + qualified(*s) + ");\n";
-        code += in + "    const std::byte* _src = _in.take(_bytes);\n";
-        code += in + "    if (_bytes != 0) std::memcpy(" + target + ".data(), _src, _bytes);\n";
-        code += in + "    " + done + " = true;\n" + in + "  }\n" + in + "}\n";
-        code += in + "if (!" + done + ")\n";
+      if (auto plan = run_plan(e)) {
+        read_elements(code, *plan, *t.element, target + ".data()", n, in, depth);
+        code += indent + "}\n";
+        return;
       }
       const std::string i = "_i" + d(depth);
       code += in + "for (std::uint32_t " + i + " = 0; " + i + " < " + n + "; ++" + i + ") {\n";
@@ -387,17 +380,6 @@ void read_octet_view(std::string& code, const TypeSpec& type, const std::string&
             marshal_error("length_over_limit", "sequence longer than its bound " + std::to_string(t.bound)) + "\n";
   code += indent + "  " + target + " = std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(_in.take(_n)), _n);\n";
   code += indent + "}\n";
-}
-
-std::string native_layout_condition(const Struct& s) {
-  auto layout = fixed_layout(s);
-  if (!layout || !layout->memcpy_compatible) return "false";
-  const std::string q = qualified(s);
-  const Placement& p = layout->placements.front();
-  std::string c = "std::is_trivially_copyable_v<" + q + "> && sizeof(" + q + ") == " + std::to_string(p.size);
-  for (std::size_t k = 0; k < layout->leaves.size(); ++k)
-    c += " && offsetof(" + q + ", " + layout->leaves[k].path.substr(1) + ") == " + std::to_string(p.offsets[k]);
-  return c;
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // syidl C++ back end: the marshaling statements generated code runs (docs/idl.md, "Marshaling").
 // Streams are named `_out` (switchyard::cdr::output_stream) and `_in` (input_stream) in the
-// generated code. May include ast.h, cxx_emitter.h and cxx_types.h.
+// generated code. May include ast.h, cxx_emitter.h, cxx_fixed_runs.h and cxx_types.h.
 #pragma once
 
 #include <string>
@@ -25,9 +25,5 @@ void read_octet_view(std::string& code, const TypeSpec& type, const std::string&
 std::string struct_functions(const Struct& s);
 std::string exception_functions(const Exception& e);
 std::string union_functions(const Union& u);
-
-// The condition under which a fixed-size struct's native layout is its CDR layout, as a C++
-// constant expression over offsetof/sizeof ("false" when the generator already knows it is not).
-std::string native_layout_condition(const Struct& s);
 
 }  // namespace switchyard::idl::cxx

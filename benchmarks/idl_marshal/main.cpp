@@ -2,7 +2,8 @@
 // (a) syidl's generated code, (b) field-by-field code written by hand over the same CDR streams,
 // and (c) omniORB's generated code over its cdrMemoryStream (when omniORB was found), in one run.
 //
-//   idl_marshal_bench [--out DIR] [--quick] [--repetitions N] [--check]
+//   idl_marshal_bench [--out DIR] [--quick] [--repetitions N] [--check] [--only SETS]
+//   idl_marshal_bench --calls N [--only SETS] [--operation marshal|demarshal] [--implementation NAME]
 //
 // Every data set is first checked: each implementation marshals the same bytes as syidl's, and
 // demarshals syidl's bytes into values that marshal back to them (--check stops there). Then each
@@ -11,6 +12,9 @@
 // MB/s (10^6 octets of CDR per second). Writes DIR/idl_marshal.csv and DIR/idl_marshal.md;
 // progress goes to stderr. Run it pinned (docs/marshal.md):
 //   taskset -c 0 build/benchmarks/idl_marshal/idl_marshal_bench --out results/idl_marshal
+// --only keeps the named data sets (comma-separated: Record,NARecord,BinStruct). --calls N runs,
+// after the check, each kept implementation's operation N times untimed and prints nothing else:
+// for callgrind (count_marshal.sh counts the instructions per element).
 #include <time.h>
 
 #include <algorithm>
@@ -39,11 +43,30 @@ struct options {
   bool quick = false;
   bool check_only = false;
   int repetitions = 0;  // 0: the mode's default
+  std::vector<std::string> only;  // data sets to keep (empty: all)
+  long calls = 0;                 // > 0: untimed calls for an instruction count
+  std::string operation;          // with --calls: "marshal", "demarshal" or both (empty)
+  std::string implementation;     // with --calls: "syidl", "hand", "omniORB" or all (empty)
 };
+
+constexpr const char* usage =
+    "usage: idl_marshal_bench [--out DIR] [--quick] [--repetitions N] [--check] [--only SETS]\n"
+    "       idl_marshal_bench --calls N [--only SETS] [--operation marshal|demarshal] [--implementation NAME]\n";
+
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> parts;
+  std::string::size_type start = 0;
+  for (;;) {
+    const auto comma = list.find(',', start);
+    parts.push_back(list.substr(start, comma - start));
+    if (comma == std::string::npos) return parts;
+    start = comma + 1;
+  }
+}
 
 [[noreturn]] void usage_error(const std::string& why) {
   std::cerr << "idl_marshal_bench: " << why << "\n"
-            << "usage: idl_marshal_bench [--out DIR] [--quick] [--repetitions N] [--check]\n";
+            << usage;
   std::exit(2);
 }
 
@@ -64,8 +87,23 @@ options parse(int argc, char** argv) {
       long n = std::strtol(argv[++i], &end, 10);
       if (*end != '\0' || n < 1 || n > 1000) usage_error("--repetitions wants 1 to 1000");
       o.repetitions = static_cast<int>(n);
+    } else if (arg == "--only") {
+      if (i + 1 >= argc) usage_error("--only needs data set names");
+      o.only = split_commas(argv[++i]);
+    } else if (arg == "--calls") {
+      if (i + 1 >= argc) usage_error("--calls needs a number");
+      char* end = nullptr;
+      o.calls = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || o.calls < 1 || o.calls > 1000000) usage_error("--calls wants 1 to 1000000");
+    } else if (arg == "--operation") {
+      if (i + 1 >= argc) usage_error("--operation needs marshal or demarshal");
+      o.operation = argv[++i];
+      if (o.operation != "marshal" && o.operation != "demarshal") usage_error("--operation wants marshal or demarshal");
+    } else if (arg == "--implementation") {
+      if (i + 1 >= argc) usage_error("--implementation needs a name");
+      o.implementation = argv[++i];
     } else if (arg == "--help" || arg == "-h") {
-      std::cout << "usage: idl_marshal_bench [--out DIR] [--quick] [--repetitions N] [--check]\n";
+      std::cout << usage;
       std::exit(0);
     } else {
       usage_error("unknown argument '" + arg + "'");
@@ -271,6 +309,14 @@ int main(int argc, char** argv) {
 #ifdef IDL_MARSHAL_HAVE_OMNIORB
     add_omni_codecs(sets, counts);
 #endif
+    if (!opts.only.empty()) {
+      for (const std::string& name : opts.only)
+        if (std::none_of(sets.begin(), sets.end(), [&](const data_set& s) { return s.name == name; }))
+          usage_error("no data set named '" + name + "'");
+      std::erase_if(sets, [&](const data_set& s) {
+        return std::find(opts.only.begin(), opts.only.end(), s.name) == opts.only.end();
+      });
+    }
     std::vector<std::string> implementations;
     for (const auto& set : sets)
       for (const auto& c : set.codecs)
@@ -291,6 +337,24 @@ int main(int argc, char** argv) {
     }
     if (status != 0 || opts.check_only) {
       if (opts.check_only && status == 0) std::cout << "idl_marshal_bench: every implementation agrees\n";
+      sets.clear();
+#ifdef IDL_MARSHAL_HAVE_OMNIORB
+      finish_omni();
+#endif
+      return status;
+    }
+
+    if (opts.calls > 0) {  // untimed, for callgrind: the same message as the timed run
+      for (data_set& set : sets) {
+        const aligned_message message(set.codecs.front().marshal());
+        for (codec& c : set.codecs) {
+          if (!opts.implementation.empty() && c.implementation != opts.implementation) continue;
+          for (long i = 0; i < opts.calls; ++i) {
+            if (opts.operation != "demarshal") c.marshal();
+            if (opts.operation != "marshal") c.demarshal(message.bytes());
+          }
+        }
+      }
       sets.clear();
 #ifdef IDL_MARSHAL_HAVE_OMNIORB
       finish_omni();

@@ -130,7 +130,7 @@ TEST_CASE("sequences of native-layout structs: memcpy or field by field, same by
   for (int k = 0; k < 5; ++k)
     bins.items.push_back({static_cast<std::int16_t>(k - 2), static_cast<char>('a' + k), k * 1000, static_cast<std::uint8_t>(k), k * 0.5});
   // The count lands at 0 or 4 modulo 8: the elements start aligned to 8 (one memcpy) or not
-  // (per element); in the opposite order always per element.
+  // (the first by itself, then one memcpy); in the opposite order always per element.
   check_round_trip(bins, [&](wire_writer& w) {
     w.u32(static_cast<std::uint32_t>(bins.items.size()));
     for (const auto& b : bins.items) encode_bin(w, b);
