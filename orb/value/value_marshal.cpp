@@ -39,11 +39,20 @@ value_input_scope::value_input_scope(cdr::input_stream& in)
 }
 
 value_input_scope::~value_input_scope() {
+  if (ended_) return;
   innermost_input = previous_;
   if (reader_) {
     reader_->restore_end();
     if (std::uncaught_exceptions() > uncaught_) reader_->release_all();
   }
+}
+
+void value_input_scope::end() noexcept {
+  if (ended_) return;
+  ended_ = true;
+  innermost_input = previous_;
+  if (reader_) reader_->restore_end();
+  reader_.reset();
 }
 
 value_detail::reader& value_input_scope::reader() {

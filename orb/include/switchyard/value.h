@@ -41,6 +41,9 @@ class value_base : public boost::intrusive_ref_counter<value_base, boost::thread
  public:
   virtual ~value_base() = default;
 
+  // CORBA::ValueBase's id: what read_value expects where the IDL says ValueBase (any value).
+  static std::string_view _static_repository_id() noexcept { return "IDL:omg.org/CORBA/ValueBase:1.0"; }
+
   // The most derived type's repository id.
   virtual std::string_view _repository_id() const noexcept = 0;
   // The ids a receiver may read this value as: its own first, then each base it may be
@@ -128,12 +131,17 @@ class value_input_scope {
   value_input_scope& operator=(const value_input_scope&) = delete;
 
   value_detail::reader& reader();
+  // Ends the scope before its destructor would (it must be the innermost one open on this
+  // thread): the values read become the caller's, and a later exception no longer releases
+  // them. Skeletons call it before the upcall.
+  void end() noexcept;
 
  private:
   cdr::input_stream* stream_;
   value_input_scope* previous_;
   value_input_scope* owner_;
   int uncaught_;
+  bool ended_ = false;
   std::unique_ptr<value_detail::reader> reader_;
 };
 
