@@ -9,6 +9,7 @@
 #include <array>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -570,4 +571,46 @@ TEST_CASE("value factories: register returns the previous one, unregister of non
   } catch (const SystemException& e) {
     CHECK(e.kind() == SystemExceptionKind::BAD_PARAM);
   }
+}
+
+TEST_CASE("every octet of a nested chunked encoding mutated: a value or MARSHAL, never a crash", "[value]") {
+  auto registered = factories::of<Base, Derived, Node>();
+  value_ref<Derived> d(new Derived);
+  d->a = 1;
+  d->s = "abc";
+  d->n = new Node;
+  d->n->id = 2;
+  d->n->next = d->n;  // a cycle inside the chunked value
+  cdr::output_stream out;
+  {
+    value_output_scope scope(out);
+    write_value(out, d);
+    write_value(out, d->n);
+  }
+  d->n->next.reset();
+  const auto original = bytes_of(out);
+  int values = 0, refused = 0;
+  for (std::size_t at = 0; at < original.size(); ++at) {
+    for (std::uint8_t replacement : {0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff}) {
+      auto bytes = original;
+      bytes[at] = static_cast<std::byte>(replacement);
+      auto in = reader_of(bytes);
+      try {
+        value_input_scope scope(in);
+        value_ref<Base> first;
+        value_ref<Node> second;
+        read_value(in, first);
+        read_value(in, second);
+        ++values;
+        // Break what the mutation may have wired into a cycle: the scope releases on throw.
+        throw std::logic_error("done");
+      } catch (const SystemException& e) {
+        REQUIRE(e.kind() == SystemExceptionKind::MARSHAL);
+        ++refused;
+      } catch (const std::logic_error&) {
+      }
+    }
+  }
+  CHECK(values > 0);
+  CHECK(refused > 0);
 }
