@@ -16,6 +16,23 @@ thread_local value_input_scope* innermost_input = nullptr;
 
 }  // namespace
 
+void value_base::destroy(const value_base* v) noexcept {
+  // A value being deleted releases the values it holds; those whose count drops to zero join
+  // this thread's list instead of being deleted inside the first one's destructor.
+  thread_local const value_base* pending = nullptr;
+  thread_local bool destroying = false;
+  v->next_to_destroy_ = pending;
+  pending = v;
+  if (destroying) return;
+  destroying = true;
+  while (pending != nullptr) {
+    const value_base* next = pending;
+    pending = next->next_to_destroy_;
+    delete next;
+  }
+  destroying = false;
+}
+
 value_output_scope::value_output_scope(cdr::output_stream& out)
     : stream_(&out), previous_(innermost_output), owner_(this) {
   for (value_output_scope* s = previous_; s != nullptr; s = s->previous_)

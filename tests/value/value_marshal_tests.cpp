@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+
 #include <array>
 #include <cstring>
 #include <functional>
@@ -613,4 +615,67 @@ TEST_CASE("every octet of a nested chunked encoding mutated: a value or MARSHAL,
   }
   CHECK(values > 0);
   CHECK(refused > 0);
+}
+
+// Runs `f` on a thread with a 256 KiB stack (a server's worker may have no more): a recursion
+// as deep as a long chain of values would overflow it.
+void on_small_stack(void (*f)()) {
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, 256 * 1024);
+  pthread_t thread;
+  REQUIRE(pthread_create(&thread, &attributes, [](void* g) -> void* {
+            reinterpret_cast<void (*)()>(g)();
+            return nullptr;
+          }, reinterpret_cast<void*>(f)) == 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attributes);
+}
+
+TEST_CASE("a chain of 300000 values is freed without recursion (no stack overflow)", "[value]") {
+  auto registered = factories::of<Node>();
+  SECTION("built here, freed on a 256 KiB stack") {
+    on_small_stack([] {
+      value_ref<Node> head(new Node);
+      for (int i = 0; i < 300000; ++i) {
+        value_ref<Node> n(new Node);
+        n->next = std::move(head);
+        head = std::move(n);
+      }
+      head.reset();
+    });
+    SUCCEED("freed");
+  }
+  SECTION("read from a message: each node's next an indirection to the one before") {
+    // Node 0: its tag and id, next null; node i: tag, id indirection, id, next -> node i-1.
+    std::vector<std::byte> bytes =
+        from_hex("02 ff ff 7f 0d 00 00 00 49 44 4c 3a 4e 6f 64 65 3a 31 2e 30 00 00 00 00 00 00 00 00 00 00 00 00");
+    std::vector<std::size_t> tags{0};
+    constexpr int count = 300000;
+    for (int i = 1; i < count; ++i) {
+      std::size_t here = bytes.size();
+      auto more = from_hex("02 ff ff 7f ff ff ff ff 00 00 00 00 00 00 00 00 ff ff ff ff 00 00 00 00");
+      std::int32_t id_offset = 4 - static_cast<std::int32_t>(here + 8);
+      std::int32_t id = i;
+      std::int32_t value_offset = static_cast<std::int32_t>(tags.back()) - static_cast<std::int32_t>(here + 20);
+      std::memcpy(more.data() + 8, &id_offset, 4);
+      std::memcpy(more.data() + 12, &id, 4);
+      std::memcpy(more.data() + 20, &value_offset, 4);
+      bytes.insert(bytes.end(), more.begin(), more.end());
+      tags.push_back(here);
+    }
+    auto in = reader_of(bytes);
+    std::vector<value_ref<Node>> nodes(count);
+    {
+      value_input_scope scope(in);
+      for (auto& n : nodes) read_value(in, n);
+    }
+    CHECK(in.at_end());
+    REQUIRE(nodes.back());
+    CHECK(nodes.back()->id == count - 1);
+    CHECK(nodes.back()->next == nodes[count - 2]);
+    // The vector frees its elements first to last: each but the last only loses a count, and the
+    // last then frees the whole 300000-long chain behind it.
+    nodes.clear();
+  }
 }

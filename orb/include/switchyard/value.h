@@ -14,6 +14,7 @@
 // code that marshals no value.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -21,7 +22,6 @@
 #include <string_view>
 
 #include <boost/intrusive_ptr.hpp>
-#include <boost/smart_ptr/intrusive_ref_counter.hpp>
 
 #include "switchyard/cdr/input_stream.h"
 #include "switchyard/cdr/output_stream.h"
@@ -37,9 +37,21 @@ using value_ref = boost::intrusive_ptr<T>;
 // The base of every valuetype, concrete, abstract or boxed (CORBA::ValueBase). Generated classes
 // derive from it virtually (a value may inherit several abstract valuetypes) and implement the
 // hooks below; applications implement the operations.
-class value_base : public boost::intrusive_ref_counter<value_base, boost::thread_safe_counter> {
+class value_base {
  public:
   virtual ~value_base() = default;
+
+  // The count value_ref keeps (atomic). A value whose count drops to zero is deleted; the values
+  // it held that drop to zero then are deleted after it, in a loop, not by recursion, so that
+  // freeing a chain of a million values (a message can build one through indirections) does not
+  // overflow the stack.
+  friend void intrusive_ptr_add_ref(const value_base* v) noexcept {
+    v->references_.fetch_add(1, std::memory_order_relaxed);
+  }
+  friend void intrusive_ptr_release(const value_base* v) noexcept {
+    if (v->references_.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(v);
+  }
+  std::uint32_t _reference_count() const noexcept { return references_.load(std::memory_order_relaxed); }
 
   // CORBA::ValueBase's id: what read_value expects where the IDL says ValueBase (any value).
   static std::string_view _static_repository_id() noexcept { return "IDL:omg.org/CORBA/ValueBase:1.0"; }
@@ -60,8 +72,14 @@ class value_base : public boost::intrusive_ref_counter<value_base, boost::thread
 
  protected:
   value_base() = default;
-  value_base(const value_base&) = default;  // a copy starts with a count of its own
-  value_base& operator=(const value_base&) = default;
+  value_base(const value_base&) noexcept {}  // a copy starts with a count of its own
+  value_base& operator=(const value_base&) noexcept { return *this; }
+
+ private:
+  static void destroy(const value_base* v) noexcept;
+
+  mutable std::atomic<std::uint32_t> references_{0};
+  mutable const value_base* next_to_destroy_ = nullptr;  // destroy()'s list
 };
 
 // Makes a value ready to be read into, for one repository id (CORBA::ValueFactory's
