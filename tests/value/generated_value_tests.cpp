@@ -159,6 +159,38 @@ TEST_CASE("generated boxes and a valuetype with private state and a user factory
   unregister_value_factory(Values::Label::_static_repository_id());
 }
 
+namespace {
+
+class account_factory final : public Values::Account_init {
+ public:
+  value_ref<Values::Account> open(const std::string& owner) override {
+    value_ref<Values::Account> a = new Values::OBV_Account(owner, 0);
+    return a;
+  }
+  value_ref<value_base> create_for_unmarshal() const override { return new Values::OBV_Account(); }
+};
+
+}  // namespace
+
+TEST_CASE("a valuetype with an initializer and a supported interface", "[value][generated]") {
+  // An initializer: no default factory; the application registers its Account_init.
+  CHECK(lookup_value_factory(Values::Account::_static_repository_id()) == nullptr);
+  auto factory = std::make_shared<account_factory>();
+  register_value_factory(Values::Account::_static_repository_id(), factory);
+  value_ref<Values::Account> a = factory->open("ada");
+  a->balance(-5);
+  cdr::output_stream out;
+  write_value(out, a);
+  auto bytes = bytes_of(out);
+  cdr::input_stream in(bytes, cdr::native_byte_order);
+  value_ref<Values::Account> back;
+  read_value(in, back);
+  REQUIRE(back);
+  CHECK(back->owner() == "ada");
+  CHECK(back->balance() == -5);
+  unregister_value_factory(Values::Account::_static_repository_id());
+}
+
 TEST_CASE("valuetypes through generated stubs and skeletons, end to end", "[value][generated]") {
   const std::string giop = GENERATE(as<std::string>{}, "1.2", "1.0");
   test::serving_orb server({"-ORBGIOPVersion", giop});
