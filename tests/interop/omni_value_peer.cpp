@@ -16,13 +16,16 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "values.hh"
 
@@ -48,11 +51,37 @@ T* add_ref(T* v) {
   return v;
 }
 
+// Breaks every next link reachable from `start`, so that a cyclic graph is freed.
+void unlink_nodes(Values::Node* start) {
+  std::vector<Values::Node*> seen;
+  std::vector<Values::Node_var> kept;  // each held while the links go
+  for (Values::Node* n = start; n != nullptr && seen.size() < 10000; n = n->next()) {
+    if (std::find(seen.begin(), seen.end(), n) != seen.end()) break;
+    seen.push_back(n);
+    kept.push_back(Values::Node_var(add_ref(n)));
+  }
+  for (Values::Node* n : seen) n->next(nullptr);
+}
+
 class value_echo final : public POA_Values::ValueEcho {
  public:
-  Values::Node* echo_node(Values::Node* n) override { return add_ref(n); }
-  Values::Pair* echo_pair(const Values::Pair& p) override { return new Values::Pair(p); }
-  Values::NodeSeq* echo_nodes(const Values::NodeSeq& nodes) override { return new Values::NodeSeq(nodes); }
+  Values::Node* echo_node(Values::Node* n) override { return add_ref(hold(n)); }
+  Values::Pair* echo_pair(const Values::Pair& p) override {
+    hold(p.first.in());
+    hold(p.second.in());
+    return new Values::Pair(p);
+  }
+  Values::NodeSeq* echo_nodes(const Values::NodeSeq& nodes) override {
+    for (CORBA::ULong i = 0; i < nodes.length(); ++i) hold(nodes[i].in());
+    return new Values::NodeSeq(nodes);
+  }
+  // The graphs echoed may be cyclic: unlinked when serving ends (the reply is sent after an
+  // operation returns, so not sooner).
+  void unlink_held() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (CORBA::ULong i = 0; i < held_.size(); ++i) unlink_nodes(held_[i].in());
+    held_.clear();
+  }
   Values::Text* echo_text(Values::Text* t) override { return add_ref(t); }
   Values::BoxedPoint* echo_point(Values::BoxedPoint* p) override { return add_ref(p); }
   Values::Base* echo_base(Values::Base* b) override { return add_ref(b); }
@@ -67,6 +96,17 @@ class value_echo final : public POA_Values::ValueEcho {
     return d;
   }
   void shutdown() override { stop_requested = 1; }
+
+ private:
+  Values::Node* hold(Values::Node* n) {
+    if (n != nullptr) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      held_.push_back(Values::Node_var(add_ref(n)));
+    }
+    return n;
+  }
+  std::mutex mutex_;
+  std::vector<Values::Node_var> held_;
 };
 
 bool write_ior_file(const std::string& path, const std::string& text) {
@@ -84,7 +124,6 @@ int serve(CORBA::ORB_ptr orb, const std::string& ior_file, unsigned seconds) {
   PortableServer::POA_var poa = PortableServer::POA::_narrow(object);
   value_echo* servant = new value_echo();
   PortableServer::ObjectId_var id = poa->activate_object(servant);
-  servant->_remove_ref();
   CORBA::Object_var reference = poa->id_to_reference(id);
   CORBA::String_var ior = orb->object_to_string(reference);
   PortableServer::POAManager_var manager = poa->the_POAManager();
@@ -96,6 +135,9 @@ int serve(CORBA::ORB_ptr orb, const std::string& ior_file, unsigned seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   while (!stop_requested && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  manager->deactivate(true, true);  // every request done: the graphs are ours alone
+  servant->unlink_held();
+  servant->_remove_ref();
   return 0;
 }
 
