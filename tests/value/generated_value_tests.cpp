@@ -256,3 +256,13 @@ TEST_CASE("valuetypes through generated stubs and skeletons, end to end", "[valu
     CHECK(derived->extra()->id() == 8);
   }
 }
+
+TEST_CASE("the TypeCode of a type holding a value is refused clearly (not supported yet)", "[value][generated]") {
+  try {
+    (void)Values::_tc_Pair();
+    FAIL("no exception");
+  } catch (const SystemException& e) {
+    CHECK(e.kind() == SystemExceptionKind::NO_IMPLEMENT);
+    CHECK(std::string(e.what()).find("IDL:switchyard.test/Values/Node:1.0") != std::string::npos);
+  }
+}
