@@ -149,6 +149,8 @@ struct ValueType final : Declaration {
   ValueType* definition = nullptr;
   std::vector<ScopedName> base_names;
   std::vector<ScopedName> supports_names;
+  std::vector<ValueType*> bases;     // resolved, direct, definitions (after checks)
+  std::vector<Interface*> supports;  // resolved (after checks)
   DeclarationList definitions;  // state members, factories, operations, attributes, types
 };
 

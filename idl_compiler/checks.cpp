@@ -126,13 +126,18 @@ class Checker {
   void error(SourceLocation at, std::string message) { diagnostics_.error(at, std::move(message)); }
   void note(SourceLocation at, std::string message) { diagnostics_.note(at, std::move(message)); }
 
-  void valuetype_used(SourceLocation at, const std::string& what) {
-    if (inside_value_ || !current_in_main_) return;
+  // Custom valuetypes marshal themselves through user code (CustomMarshal), which the back end
+  // does not support: an error when code is generated for one, a warning when only checking.
+  void custom_valuetype_used(SourceLocation at, const std::string& name) {
+    if (!current_in_main_) return;
+    const std::string what = "custom valuetypes are not supported: " + name + " (custom marshaling)";
     if (options_.generating)
-      error(at, "valuetypes are not supported yet: " + what);
+      error(at, what);
     else
-      diagnostics_.warning(at, "valuetypes are not supported by the back ends yet: " + what +
-                                   " (accepted for checking only)");
+      diagnostics_.warning(at, what + " (accepted for checking only)");
+  }
+  static bool is_custom_value(const Declaration* d) {
+    return d != nullptr && d->kind == DeclKind::value_type && static_cast<const ValueType*>(d)->is_custom;
   }
 
   // ------------------------------------------------------------ scopes and names
@@ -472,7 +477,6 @@ class Checker {
   bool check_type(TypeSpec& type, Declaration* scope, TypeUse use) {
     switch (type.kind) {
       case TypeKind::basic:
-        if (type.basic == BasicType::value_base) valuetype_used(type.location, "'ValueBase' is used here");
         return true;
       case TypeKind::string:
       case TypeKind::wstring:
@@ -542,14 +546,13 @@ class Checker {
       type.resolved = nullptr;
       return false;
     }
-    if (d->kind == DeclKind::value_type || d->kind == DeclKind::value_box) {
-      valuetype_used(type.name.location, "valuetype '" + type.name.text() + "' is used here");
+    if (is_custom_value(definition_of(*d)) || is_custom_value(d)) {
+      custom_valuetype_used(type.name.location, type.name.text());
     } else if (d->kind == DeclKind::typedef_) {
       const TypeSpec* behind = unalias(&type);
       if (behind != nullptr && behind->kind == TypeKind::named && behind->resolved != nullptr &&
-          (behind->resolved->kind == DeclKind::value_type ||
-           behind->resolved->kind == DeclKind::value_box))
-        valuetype_used(type.name.location, "valuetype '" + type.name.text() + "' is used here");
+          (is_custom_value(behind->resolved) || is_custom_value(definition_of(*behind->resolved))))
+        custom_valuetype_used(type.name.location, type.name.text());
     }
     if (!use.in_sequence && is_incomplete(d)) {
       Declaration* full = definition_of(*d);
@@ -972,8 +975,6 @@ class Checker {
       case DeclKind::value_box: {
         auto& box = static_cast<ValueBox&>(d);
         declare(box, scope);
-        valuetype_used(box.location, "valuetype '" + box.scoped_name().substr(2) +
-                                         "' would need generated code");
         const bool saved = inside_value_;
         inside_value_ = true;
         check_type(*box.type, scope, TypeUse{});
@@ -1111,7 +1112,10 @@ class Checker {
     if (!declare(v, scope)) return;
     if (v.forward) return;
     if (before != nullptr && before->kind == DeclKind::value_type) inherit_forward_id(v, before);
-    valuetype_used(v.location, "valuetype '" + v.scoped_name().substr(2) + "' would need generated code");
+    if (v.is_custom) {
+      current_in_main_ = v.in_main_file;
+      custom_valuetype_used(v.location, v.scoped_name().substr(2));
+    }
     for (const ScopedName& name : v.base_names) {
       Declaration* b = lookup(name, scope);
       if (b == nullptr) continue;
@@ -1126,11 +1130,14 @@ class Checker {
         continue;
       }
       value_bases_[&v].push_back(full);
+      v.bases.push_back(static_cast<ValueType*>(full));
     }
     for (const ScopedName& name : v.supports_names) {
       Declaration* b = lookup(name, scope);
       if (b != nullptr && b->kind != DeclKind::interface)
         error(name.location, "'" + name.text() + "' is not an interface");
+      else if (b != nullptr)
+        v.supports.push_back(static_cast<Interface*>(b));
     }
     const bool saved = inside_value_;
     inside_value_ = true;

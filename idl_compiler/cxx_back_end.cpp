@@ -14,6 +14,7 @@
 #include "idl_compiler/cxx_stubs.h"
 #include "idl_compiler/cxx_typecode.h"
 #include "idl_compiler/cxx_types.h"
+#include "idl_compiler/cxx_values.h"
 #include "idl_compiler/gperf_driver.h"
 
 namespace switchyard::idl {
@@ -154,6 +155,14 @@ void Generator::source(const DeclarationList& list) {
       case DeclKind::union_:
         if (!static_cast<const Union&>(d).forward)
           source_.add(namespace_of(d), union_functions(static_cast<const Union&>(d)));
+        break;
+      case DeclKind::value_type: {
+        const std::string functions = value_type_functions(static_cast<const ValueType&>(d));
+        if (!functions.empty()) source_.add(namespace_of(d), functions);
+        break;
+      }
+      case DeclKind::value_box:
+        source_.add(namespace_of(d), value_box_functions(static_cast<const ValueBox&>(d)));
         break;
       case DeclKind::interface: {
         const auto& i = static_cast<const Interface&>(d);

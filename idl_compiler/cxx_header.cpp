@@ -7,6 +7,7 @@
 #include "idl_compiler/cxx_interfaces.h"
 #include "idl_compiler/cxx_typecode.h"
 #include "idl_compiler/cxx_types.h"
+#include "idl_compiler/cxx_values.h"
 
 namespace switchyard::idl::cxx {
 
@@ -35,6 +36,7 @@ constexpr std::string_view file_template = R"(
 #include <switchyard/any.h>
 #include <switchyard/object_io.h>
 #include <switchyard/object_member.h>
+${value_include}
 
 ${includes}
 ${declarations})";
@@ -270,6 +272,12 @@ std::string HeaderWriter::declaration(const Declaration& d, bool in_class) {
       return constant(static_cast<const Constant&>(d), in_class);
     case DeclKind::native:
       return "// native " + name + ": no C++ mapping\n";
+    case DeclKind::value_type: {
+      const auto& v = static_cast<const ValueType&>(d);
+      return value_type_classes(v, v.forward ? std::string() : nested(v.definitions), order_);
+    }
+    case DeclKind::value_box:
+      return value_box_class(static_cast<const ValueBox&>(d), order_);
     default:
       return {};  // operations and attributes belong to interface_definition; directives are done
   }
@@ -445,6 +453,16 @@ std::string HeaderWriter::interface_definition(const Interface& i) {
   return stub + skeleton;
 }
 
+// Whether the specification (included files too) declares a valuetype or box, or names
+// ValueBase: then X.h includes switchyard/value.h (and its users need Boost's headers).
+bool declares_values(const Declaration& d) {
+  if (d.kind == DeclKind::value_type || d.kind == DeclKind::value_box) return true;
+  if (const DeclarationList* nested = nested_definitions(d))
+    for (const auto& p : *nested)
+      if (declares_values(*p)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string header_file(const Specification& specification, const HeaderOptions& options) {
@@ -453,6 +471,7 @@ std::string header_file(const Specification& specification, const HeaderOptions&
   if (!includes.empty()) includes += "\n";
   HeaderWriter writer(specification, options);
   return fill(file_template, {{"idl_file", options.idl_file},
+                              {"value_include", declares_values(specification.root) ? "#include <switchyard/value.h>\n" : ""},
                               {"includes", includes},
                               {"declarations", writer.declarations(specification.root.definitions, false)}});
 }

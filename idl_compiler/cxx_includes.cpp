@@ -116,6 +116,27 @@ class NamedDeclarations {
       case DeclKind::typedef_:
         type(*static_cast<const Typedef&>(d).type);
         return;
+      case DeclKind::value_type: {
+        const auto& v = static_cast<const ValueType&>(d);
+        declarations(v.definitions);
+        for (const ValueType* base : v.bases) add(base);
+        for (const auto& p : v.definitions) {
+          if (p->kind == DeclKind::state_member) type(*static_cast<const StateMember&>(*p).type);
+          if (p->kind == DeclKind::operation) {
+            const auto& op = static_cast<const Operation&>(*p);
+            type(*op.return_type);
+            for (const auto& prm : op.parameters) type(*prm->type);
+            for (const Exception* x : op.raises) add(x);
+          }
+          if (p->kind == DeclKind::attribute) type(*static_cast<const Attribute&>(*p).type);
+          if (p->kind == DeclKind::factory)
+            for (const auto& prm : static_cast<const Factory&>(*p).parameters) type(*prm->type);
+        }
+        return;
+      }
+      case DeclKind::value_box:
+        type(*static_cast<const ValueBox&>(d).type);
+        return;
       case DeclKind::constant: {
         const auto& c = static_cast<const Constant&>(d);
         type(*c.type);

@@ -231,6 +231,8 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
         code += indent + "::switchyard::write_type_code(_out, " + expr + ");\n";
       else if (t.basic == BasicType::object)
         code += indent + "::switchyard::write_object(_out, " + expr + ");\n";
+      else if (t.basic == BasicType::value_base)
+        code += indent + "::switchyard::write_value(_out, " + expr + ");\n";
       else if (const char* m = write_method(t.basic))
         code += indent + "_out." + m + "(" + expr + ");\n";
       return;
@@ -274,6 +276,10 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
         case DeclKind::interface:
           code += indent + "::switchyard::write_object(_out, " + expr + "._reference());\n";
           return;
+        case DeclKind::value_type:
+        case DeclKind::value_box:
+          code += indent + "::switchyard::write_value(_out, " + expr + ");\n";
+          return;
         default:
           code += indent + "cdr_write(_out, " + expr + ");\n";
           return;
@@ -296,6 +302,8 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
         code += indent + "::switchyard::read_type_code(_in, " + target + ");\n";
       else if (t.basic == BasicType::object)
         code += indent + target + " = ::switchyard::read_object(_in);\n";
+      else if (t.basic == BasicType::value_base)
+        code += indent + "::switchyard::read_value(_in, " + target + ");\n";
       else if (const char* m = read_method(t.basic))
         code += indent + target + " = _in." + m + "();\n";
       return;
@@ -361,6 +369,10 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
         case DeclKind::interface:
           code += indent + "::switchyard::read_reference(_in, " + target + ");\n";
           return;
+        case DeclKind::value_type:
+        case DeclKind::value_box:
+          code += indent + "::switchyard::read_value(_in, " + target + ");\n";
+          return;
         default:
           code += indent + "cdr_read(_in, " + target + ");\n";
           return;
@@ -386,13 +398,25 @@ namespace {
 
 constexpr std::string_view struct_functions_template = R"(
 void cdr_write(::switchyard::cdr::output_stream& _out, const ${type}& _v) {
+  ${write_scope}
   ${writes}
 }
 
 void cdr_read(::switchyard::cdr::input_stream& _in, ${type}& _v) {
+  ${read_scope}
   ${reads}
 }
 )";
+
+// Values held by members share one scope: a value two members refer to is written once.
+constexpr std::string_view write_scope = "::switchyard::value_output_scope _values(_out);";
+constexpr std::string_view read_scope = "::switchyard::value_input_scope _values(_in);";
+
+bool members_hold_values(const std::vector<std::unique_ptr<Member>>& members) {
+  for (const auto& m : members)
+    if (contains_value(*m->type)) return true;
+  return false;
+}
 
 // An exception without members.
 constexpr std::string_view empty_exception_functions_template = R"(
@@ -452,7 +476,12 @@ std::string struct_functions(const Struct& s) {
       read_value(reads, *m->type, "_v." + identifier(m->name), "");
     }
   }
-  return fill(struct_functions_template, {{"type", qualified(s)}, {"writes", writes}, {"reads", reads}});
+  const bool values = members_hold_values(s.members);
+  return fill(struct_functions_template, {{"type", qualified(s)},
+                                          {"write_scope", values ? std::string(write_scope) : ""},
+                                          {"writes", writes},
+                                          {"read_scope", values ? std::string(read_scope) : ""},
+                                          {"reads", reads}});
 }
 
 std::string exception_functions(const Exception& e) {
@@ -461,8 +490,13 @@ std::string exception_functions(const Exception& e) {
     write_value(writes, *m->type, "_v." + identifier(m->name), "");
     read_value(reads, *m->type, "_v." + identifier(m->name), "");
   }
+  const bool values = members_hold_values(e.members);
   return fill(e.members.empty() ? empty_exception_functions_template : struct_functions_template,
-              {{"type", qualified(e)}, {"writes", writes}, {"reads", reads}});
+              {{"type", qualified(e)},
+               {"write_scope", values ? std::string(write_scope) : ""},
+               {"writes", writes},
+               {"read_scope", values ? std::string(read_scope) : ""},
+               {"reads", reads}});
 }
 
 std::string union_functions(const Union& u) {

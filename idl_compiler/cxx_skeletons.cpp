@@ -65,9 +65,21 @@ std::string dispatch_definition(const std::string& skeleton, const OperationEntr
 
   // The phases the request-path profile times (docs/instrumentation.md): demarshal ends when the
   // arguments are read, upcall when the servant returns; the core marks marshal after the reply.
+  // Valuetypes: one scope per message (switchyard/value.h).
+  bool values_in = e.attribute != nullptr && e.setter && contains_value(*e.attribute->type);
+  bool values_out = result != nullptr && contains_value(*result);
+  if (e.operation != nullptr)
+    for (const auto& p : e.operation->parameters) {
+      if (p->direction != ParameterDirection::out && contains_value(*p->type)) values_in = true;
+      if (p->direction != ParameterDirection::in && contains_value(*p->type)) values_out = true;
+    }
+  if (values_out) writes = "::switchyard::value_output_scope _values_out(_out);\n" + writes;
   std::string body;
   if (reads.find("_in") != std::string::npos) body += "::switchyard::cdr::input_stream& _in = _request.arguments();\n";
+  if (values_in) body += "::switchyard::value_input_scope _values_in(_in);\n";
   body += reads;
+  // The arguments are the servant's now: the scope ends before the upcall.
+  if (values_in) body += "_values_in.end();\n";
   body += "_request.mark(::switchyard::instrument::layer::demarshal);\n";
   if (result != nullptr) body += type_name(*result) + " _result{};\n";
   const std::string function = identifier(e.attribute != nullptr ? e.attribute->name : e.operation->name);

@@ -51,13 +51,25 @@ if (_id == ${exception}::_repository_id) {
 std::string operation_definition(const std::string& cls, const OperationEntry& e, std::size_t index,
                                  bool operation_indices) {
   std::string writes, reads;
-  if (e.attribute != nullptr && e.setter) write_value(writes, *e.attribute->type, "value", "");
+  bool values_in = false, values_out = false;  // valuetypes: one scope per message (switchyard/value.h)
+  if (e.attribute != nullptr && e.setter) {
+    write_value(writes, *e.attribute->type, "value", "");
+    values_in = contains_value(*e.attribute->type);
+  }
   if (e.operation != nullptr)
     for (const auto& p : e.operation->parameters) {
-      if (p->direction != ParameterDirection::out) write_value(writes, *p->type, identifier(p->name), "");
-      if (p->direction != ParameterDirection::in) read_value(reads, *p->type, identifier(p->name), "");
+      if (p->direction != ParameterDirection::out) {
+        write_value(writes, *p->type, identifier(p->name), "");
+        values_in = values_in || contains_value(*p->type);
+      }
+      if (p->direction != ParameterDirection::in) {
+        read_value(reads, *p->type, identifier(p->name), "");
+        values_out = values_out || contains_value(*p->type);
+      }
     }
   const TypeSpec* result = e.result();
+  if (result != nullptr && contains_value(*result)) values_out = true;
+  if (values_in) writes = "::switchyard::value_output_scope _values_out(_out);\n" + writes;
   const std::string arguments = writes.empty() ? "[](::switchyard::cdr::output_stream&) {}"
                                                : fill(arguments_template, {{"writes", writes}});
   std::string call, results;
@@ -73,8 +85,9 @@ std::string operation_definition(const std::string& cls, const OperationEntry& e
     const bool reads_reply = result != nullptr || !reads.empty();
     call = std::string(reads_reply ? "::switchyard::cdr::input_stream& _in = " : "") + "_call.invoke(" + arguments +
            ", " + raiser + ");";
+    if (values_out) results = "::switchyard::value_input_scope _values_in(_in);\n";
     if (result != nullptr) {
-      results = type_name(*result) + " _result{};\n";
+      results += type_name(*result) + " _result{};\n";
       read_value(results, *result, "_result", "");
     }
     results += reads;

@@ -179,6 +179,11 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
       // An interface only forward-declared in this specification has no _tc_ function anywhere.
       if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
         return build_expression(*d, open);
+      // No TypeCodes for valuetypes yet (tk_value, tk_value_box): what needs one raises.
+      if (d->kind == DeclKind::value_type || d->kind == DeclKind::value_box)
+        return "(throw ::switchyard::SystemException(::switchyard::SystemExceptionKind::NO_IMPLEMENT, 0, "
+               "::switchyard::CompletionStatus::no, " +
+               string_literal("TypeCodes of valuetypes are not supported: " + d->repository_id) + "), " + tc + "())";
       if (std::find(open.begin(), open.end(), d) != open.end())
         return tc + "::make_recursive(" + string_literal(d->repository_id) + ")";
       if (!open.empty() && (d->kind == DeclKind::struct_ || d->kind == DeclKind::union_ || d->kind == DeclKind::typedef_) &&

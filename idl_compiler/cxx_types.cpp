@@ -57,6 +57,7 @@ const DeclarationList* nested_definitions(const Declaration& declaration) {
     case DeclKind::struct_: return &static_cast<const Struct&>(declaration).definitions;
     case DeclKind::union_: return &static_cast<const Union&>(declaration).definitions;
     case DeclKind::exception: return &static_cast<const Exception&>(declaration).definitions;
+    case DeclKind::value_type: return &static_cast<const ValueType&>(declaration).definitions;
     default: return nullptr;
   }
 }
@@ -105,6 +106,10 @@ const Declaration* target_of(const TypeSpec& type) {
       auto* u = static_cast<const Union*>(d);
       return u->forward && u->definition != nullptr ? u->definition : u;
     }
+    case DeclKind::value_type: {
+      auto* v = static_cast<const ValueType*>(d);
+      return v->forward && v->definition != nullptr ? v->definition : v;
+    }
     default:
       return d;
   }
@@ -137,7 +142,7 @@ static std::string basic_name(BasicType b) {
     case BasicType::any: return "::switchyard::any";
     case BasicType::object: return "::switchyard::object_ref";
     case BasicType::type_code: return "::switchyard::type_code";
-    case BasicType::value_base: return "/* ValueBase is not supported */ void";
+    case BasicType::value_base: return "::switchyard::value_ref<::switchyard::value_base>";
     case BasicType::void_: return "void";
   }
   return "void";
@@ -162,6 +167,8 @@ std::string type_name(const TypeSpec& type) {
       // An interface this specification only forward-declares has no stub class to complete.
       if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
         return "::switchyard::object_member<" + qualified(*d) + ">";
+      if (d->kind == DeclKind::value_type || d->kind == DeclKind::value_box)
+        return "::switchyard::value_ref<" + qualified(*d) + ">";
       return qualified(*d);
     }
   }
@@ -224,6 +231,40 @@ bool is_primitive(const TypeSpec& type) {
     return t.basic != BasicType::any && t.basic != BasicType::object && t.basic != BasicType::type_code &&
            t.basic != BasicType::value_base;
   return t.kind == TypeKind::named && target_of(t) != nullptr && target_of(t)->kind == DeclKind::enum_;
+}
+
+static bool contains_value_impl(const TypeSpec& type, std::vector<const Declaration*>& seen) {
+  const TypeSpec& t = unalias(type);
+  switch (t.kind) {
+    case TypeKind::basic: return t.basic == BasicType::value_base;
+    case TypeKind::sequence:
+    case TypeKind::array: return contains_value_impl(*t.element, seen);
+    case TypeKind::named: {
+      const Declaration* d = target_of(t);
+      if (d == nullptr) return false;
+      if (d->kind == DeclKind::value_type || d->kind == DeclKind::value_box) return true;
+      for (const Declaration* s : seen)
+        if (s == d) return false;
+      seen.push_back(d);
+      if (d->kind == DeclKind::struct_) {
+        for (const auto& m : static_cast<const Struct*>(d)->members)
+          if (contains_value_impl(*m->type, seen)) return true;
+      } else if (d->kind == DeclKind::exception) {
+        for (const auto& m : static_cast<const Exception*>(d)->members)
+          if (contains_value_impl(*m->type, seen)) return true;
+      } else if (d->kind == DeclKind::union_) {
+        for (const auto& c : static_cast<const Union*>(d)->cases)
+          if (contains_value_impl(*c.member->type, seen)) return true;
+      }
+      return false;
+    }
+    default: return false;
+  }
+}
+
+bool contains_value(const TypeSpec& type) {
+  std::vector<const Declaration*> seen;
+  return contains_value_impl(type, seen);
 }
 
 bool is_octet_sequence(const TypeSpec& type) {

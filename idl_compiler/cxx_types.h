@@ -16,7 +16,7 @@ namespace switchyard::idl::cxx {
 // Whether C++ is generated for `declaration`: a declaration of the main file, or a module that
 // holds one (reopened modules and #include'd files hold others' too).
 bool has_main_content(const Declaration& declaration);
-// The definitions nested in a module, interface, struct, union or exception; null for others.
+// The definitions nested in a module, interface, valuetype, struct, union or exception; null for others.
 const DeclarationList* nested_definitions(const Declaration& declaration);
 
 // An IDL identifier as a C++ identifier: C++ keywords get a `_cxx_` prefix.
@@ -69,6 +69,9 @@ std::string parameter_type(const TypeSpec& type, ParameterDirection direction);
 bool is_bulk_primitive(BasicType type);
 // Primitive: passed by value.
 bool is_primitive(const TypeSpec& type);
+// A valuetype, box or ValueBase, or a type holding one (through structs, unions, exceptions,
+// sequences, arrays and typedefs): its marshaling needs a value scope (switchyard/value.h).
+bool contains_value(const TypeSpec& type);
 // sequence<octet>, possibly through typedefs.
 bool is_octet_sequence(const TypeSpec& type);
 // The fewest octets a value of the type occupies in CDR (checked against a length before sizing).

@@ -12,6 +12,7 @@
 #include "orb/ior/iiop_profile.h"
 #include "orb/ior/tags.h"
 #include "switchyard/exception.h"
+#include "switchyard/value.h"
 
 namespace switchyard {
 
@@ -58,6 +59,19 @@ std::string orb::object_to_url(const object_ref& reference) const {
 
 object_ref orb::resolve_initial_references(std::string_view name) {
   return impl_->resolve_initial_references(name);
+}
+
+std::shared_ptr<const value_factory> orb::register_value_factory(std::string_view repository_id,
+                                                                std::shared_ptr<const value_factory> factory) {
+  return switchyard::register_value_factory(repository_id, std::move(factory));
+}
+
+void orb::unregister_value_factory(std::string_view repository_id) {
+  switchyard::unregister_value_factory(repository_id);
+}
+
+std::shared_ptr<const value_factory> orb::lookup_value_factory(std::string_view repository_id) const {
+  return switchyard::lookup_value_factory(repository_id);
 }
 
 void orb::register_initial_reference(std::string_view name, const object_ref& reference) {

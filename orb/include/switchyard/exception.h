@@ -91,6 +91,10 @@ inline constexpr std::uint32_t bad_message = vendor_base | 9;            // malf
 inline constexpr std::uint32_t fragment_limit = vendor_base | 10;        // reassembly beyond its limit
 inline constexpr std::uint32_t bad_ior = vendor_base | 11;               // malformed IOR or profile
 inline constexpr std::uint32_t bad_url = vendor_base | 12;               // malformed corbaloc: URL
+inline constexpr std::uint32_t bad_value = vendor_base | 13;             // malformed valuetype encoding
+inline constexpr std::uint32_t value_nesting = vendor_base | 14;         // values nested beyond the limit
+inline constexpr std::uint32_t value_type_mismatch = vendor_base | 15;   // a value of another type than expected
+inline constexpr std::uint32_t no_value_factory = omg_minor(1);          // unknown value type, no factory (CORBA 3.x)
 
 // COMM_FAILURE / TRANSIENT
 inline constexpr std::uint32_t connect_failed = vendor_base | 20;

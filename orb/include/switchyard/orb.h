@@ -22,6 +22,7 @@ namespace switchyard {
 namespace core {
 class orb_impl;
 }
+class value_factory;  // switchyard/value.h
 
 class orb {
  public:
@@ -42,6 +43,14 @@ class orb {
   object_ref resolve_initial_references(std::string_view name);
   void register_initial_reference(std::string_view name, const object_ref& reference);
   std::vector<std::string> list_initial_services() const;
+
+  // Value factories (ORB::register_value_factory, switchyard/value.h): the registry is one per
+  // process, shared by every ORB. register returns the factory it replaces (or null);
+  // unregister raises BAD_PARAM when there is none; lookup gives null when there is none.
+  std::shared_ptr<const value_factory> register_value_factory(std::string_view repository_id,
+                                                              std::shared_ptr<const value_factory> factory);
+  void unregister_value_factory(std::string_view repository_id);
+  std::shared_ptr<const value_factory> lookup_value_factory(std::string_view repository_id) const;
 
   // Binds a plain key so that corbaloc::host:port/<key> reaches `reference` (one of ours).
   void bind_key(std::string_view key, const object_ref& reference);

@@ -79,6 +79,13 @@ class input_stream {
 
   void skip(std::size_t n) { take(n); }
 
+  // Where reading stops, as an offset like position(); and moving it (never past the data's
+  // end: the caller keeps the first value and restores it). The valuetype reader (orb/value)
+  // reads a chunk of a chunked value this way, so that a state read can never run into the next
+  // chunk's header. Nothing on the hot path uses them.
+  std::size_t end_position() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
+  void set_end_position(std::size_t position) noexcept { end_ = begin_ + position; }
+
   // Primitives.
   std::uint8_t read_octet() { return read_scalar<std::uint8_t>(); }
   bool read_boolean() {

@@ -119,6 +119,11 @@ class output_stream {
     return offset;
   }
 
+  // Forgets what was written after `offset` (an offset into data(), with no external chunk
+  // recorded after it): the valuetype writer (orb/value) drops a chunk header when nothing was
+  // written into the chunk.
+  void truncate(std::size_t offset) noexcept { cur_ = begin_ + offset; }
+
   // Overwrites a ulong written or skipped earlier at `offset` (a size or length field).
   void patch_ulong(std::size_t offset, std::uint32_t value) noexcept {
     store(begin_ + offset, value);

@@ -1,0 +1,66 @@
+// The valuetype reader: one per value_input_scope (switchyard/value.h), for orb/value only.
+//
+// Positions are the stream's position() (octets from the start of its buffer). The reader
+// trusts nothing it reads: every tag, offset, length and end tag is checked, and a malformed one
+// raises MARSHAL (minor::bad_value) naming what is wrong.
+//
+// Chunks: while a chunked value's state is read, the stream's end is moved to the end of the
+// current chunk, so a state read can never run into the next chunk's header (the inline reads
+// check what remains, as always: nothing is added to them). A chunk ends where a nested value
+// begins or the value ends; a sender that splits a state between two primitives elsewhere (none
+// we know does for small values; omniORB may at its 8 KiB buffer boundaries) gets a MARSHAL.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "switchyard/cdr/input_stream.h"
+#include "switchyard/value.h"
+
+namespace switchyard::value_detail {
+
+class reader {
+ public:
+  explicit reader(cdr::input_stream& in) noexcept : in_(in), real_end_(in.end_position()) {}
+
+  value_ref<value_base> read(std::string_view expected_id);
+  // After an exception: every value made in this scope drops the values it refers to.
+  void release_all() noexcept;
+  // Gives the stream its own end back (after an exception inside a chunk).
+  void restore_end() noexcept { in_.set_end_position(real_end_); }
+
+ private:
+  // A value after its tag (read at `tag_position`); discard: a nested value in the part of a
+  // truncated value being skipped (one without factory is skipped too, if it is chunked).
+  value_ref<value_base> read_body(std::uint32_t tag, std::size_t tag_position, std::string_view expected_id,
+                                  bool discard);
+  value_ref<value_base> read_indirection();
+  std::string_view read_repository_id();
+  // Ends the chunked value at chunk depth `level`: skips what its state did not read (chunks,
+  // nested values) up to its end tag.
+  void finish_chunked(int level);
+  // After a nested value inside a chunked one: the next chunk of the enclosing value, if any.
+  void resume_chunks();
+  // Looks at the next long without reading it (from the stream's own end).
+  std::int32_t peek_long();
+  void open_chunk(std::uint32_t length);
+  void close_window() noexcept { in_.set_end_position(in_.position()); }
+  [[noreturn]] void fail(std::uint32_t minor, const std::string& what) const;
+
+  cdr::input_stream& in_;
+  std::size_t real_end_;
+  std::unordered_map<std::size_t, value_ref<value_base>> values_;  // tag position -> value (null: skipped)
+  std::unordered_map<std::size_t, std::string_view> ids_;           // length position -> id (views into the buffer)
+  std::unordered_map<std::size_t, std::vector<std::string_view>> id_lists_;  // count position -> ids
+  std::vector<value_ref<value_base>> made_;
+  int depth_ = 0;
+  int chunk_depth_ = 0;
+  // Set when an end tag closed more than one value at once: the chunk depth it closed down to
+  // (the values at that depth and deeper are ended). 0: none pending.
+  int ended_to_ = 0;
+};
+
+}  // namespace switchyard::value_detail
