@@ -410,17 +410,6 @@ std::optional<FixedLayout> fixed_layout(const Struct& s) {
     layout.max_size = std::max(layout.max_size, p.size);
     layout.placements.push_back(std::move(p));
   }
-  // Native layout with alignment = size for every leaf: equal to CDR at residue 0 by construction
-  // of both rules; what differs is the trailing padding (sizeof rounds up to the alignment) and
-  // whether every leaf may be copied unchecked.
-  bool flat = true;
-  for (const Leaf& l : layout.leaves) {
-    if (l.basic == BasicType::boolean || l.enumeration != nullptr) flat = false;
-    if (l.path.find_first_of("[", 0) != std::string::npos || l.path.find('.', 1) != std::string::npos)
-      flat = false;
-  }
-  const Placement& zero = layout.placements.front();
-  layout.memcpy_compatible = flat && zero.size % layout.alignment == 0;
   return layout;
 }
 

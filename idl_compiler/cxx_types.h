@@ -96,10 +96,6 @@ struct FixedLayout {
   std::size_t first_alignment = 1;  // the first leaf's
   std::vector<Placement> placements;  // one per residue that is a multiple of first_alignment
   std::size_t max_size = 0;
-  // Native x86-64-style layout (alignment = size) equals the CDR layout at residue 0, with no
-  // trailing padding, and no leaf needs checking (boolean, enum): a sequence of them can be one
-  // memcpy. Checked again by the generated code with offsetof/sizeof.
-  bool memcpy_compatible = false;
 };
 std::optional<FixedLayout> fixed_layout(const Struct& s);
 
