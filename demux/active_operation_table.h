@@ -23,8 +23,7 @@ class active_operation_table {
   using value_type = Value;
 
   active_operation_table() = default;
-  explicit active_operation_table(std::span<const operation<Value>> ops)
-      : entries_(make_operation_entries(ops)) {
+  explicit active_operation_table(std::span<const operation<Value>> ops) : entries_(make_operation_entries(ops)) {
     std::vector<key_view> names;
     names.reserve(entries_.size());
     for (auto& e : entries_) names.push_back(e.name);

@@ -97,9 +97,7 @@ class active_servant_map {
     slot* s = live_slot(key);
     return s == nullptr ? nullptr : &s->value;
   }
-  const Value* find(key_view key) const noexcept {
-    return const_cast<active_servant_map*>(this)->find(key);
-  }
+  const Value* find(key_view key) const noexcept { return const_cast<active_servant_map*>(this)->find(key); }
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }

@@ -24,8 +24,7 @@ class binary_operation_table {
   using value_type = Value;
 
   binary_operation_table() = default;
-  explicit binary_operation_table(std::span<const operation<Value>> ops)
-      : entries_(make_operation_entries(ops)) {
+  explicit binary_operation_table(std::span<const operation<Value>> ops) : entries_(make_operation_entries(ops)) {
     sort_by(key_head::first_bytes);
     const std::size_t first_ties = ties();
     if (first_ties > 0) {

@@ -43,9 +43,9 @@ class binary_servant_map {
     const std::size_t capacity = entries_.capacity();
     entries_.push_back(entry{std::string(key), std::move(value)});
     const auto number = static_cast<std::uint32_t>(entries_.size() - 1);
-    sorted_.insert(sorted_.begin() + static_cast<std::ptrdiff_t>(at),
-                   sorted_key{key_head_of(key, head), static_cast<std::uint32_t>(key.size()), number,
-                              entries_.back().key.data()});
+    sorted_.insert(
+        sorted_.begin() + static_cast<std::ptrdiff_t>(at),
+        sorted_key{key_head_of(key, head), static_cast<std::uint32_t>(key.size()), number, entries_.back().key.data()});
     // Grown: the entries moved (and short keys live inside their std::string).
     if (entries_.capacity() != capacity) refresh_bytes();
     return key_view(entries_.back().key);
@@ -75,9 +75,7 @@ class binary_servant_map {
     const std::size_t at = find_sorted(sorted_, key, head);
     return at == not_sorted ? nullptr : &entries_[sorted_[at].entry].value;
   }
-  const Value* find(key_view key) const noexcept {
-    return const_cast<binary_servant_map*>(this)->find(key);
-  }
+  const Value* find(key_view key) const noexcept { return const_cast<binary_servant_map*>(this)->find(key); }
 
   std::size_t size() const noexcept { return entries_.size(); }
   bool empty() const noexcept { return entries_.empty(); }
@@ -106,8 +104,8 @@ class binary_servant_map {
     for (auto& s : sorted_) s.bytes = entries_[s.entry].key.data();
   }
 
-  std::vector<entry> entries_;       // in insertion order (erase moves the last one)
-  std::vector<sorted_key> sorted_;   // by sorted_before, pointing into entries_
+  std::vector<entry> entries_;      // in insertion order (erase moves the last one)
+  std::vector<sorted_key> sorted_;  // by sorted_before, pointing into entries_
 };
 
 }  // namespace switchyard::demux

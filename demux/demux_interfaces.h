@@ -24,35 +24,43 @@
 namespace switchyard::demux {
 
 template <class M>
-concept servant_map_interface =
-    std::movable<M> &&
+concept servant_map_interface = std::movable<M> &&
     requires(M map, const M& const_map, key_view key, typename M::value_type value) {
-      // The key a request must carry to find `value` (the map's own copy, or for active
-      // demultiplexing a key it chose), or nothing when refused (present already).
-      { map.insert(key, std::move(value)) } -> std::same_as<std::optional<key_view>>;
-      { map.erase(key) } -> std::same_as<bool>;
-      // nullptr when absent; never allocates, never throws.
-      { map.find(key) } noexcept -> std::same_as<typename M::value_type*>;
-      { const_map.find(key) } noexcept -> std::same_as<const typename M::value_type*>;
-      { const_map.size() } noexcept -> std::same_as<std::size_t>;
-      { const_map.empty() } noexcept -> std::same_as<bool>;
-      { map.clear() } noexcept;
-      { const_map.memory_bytes() } noexcept -> std::same_as<std::size_t>;
-    };
+  // The key a request must carry to find `value` (the map's own copy, or for active
+  // demultiplexing a key it chose), or nothing when refused (present already).
+  { map.insert(key, std::move(value)) } -> std::same_as<std::optional<key_view>>;
+  { map.erase(key) } -> std::same_as<bool>;
+  // nullptr when absent; never allocates, never throws.
+  { map.find(key) }
+  noexcept->std::same_as<typename M::value_type*>;
+  { const_map.find(key) }
+  noexcept->std::same_as<const typename M::value_type*>;
+  { const_map.size() }
+  noexcept->std::same_as<std::size_t>;
+  { const_map.empty() }
+  noexcept->std::same_as<bool>;
+  { map.clear() }
+  noexcept;
+  { const_map.memory_bytes() }
+  noexcept->std::same_as<std::size_t>;
+};
 
 // (Construction is the strategy's own: a concrete table from the operations, the front from a
 // strategy and the operations.)
 template <class T>
-concept operation_table_interface =
-    std::movable<T> &&
-    requires(const T& table, key_view name, std::uint32_t index) {
-      { table.find(name) } noexcept -> std::same_as<const typename T::value_type*>;
-      // By the index the client sent (active demultiplexing checks it against the name; the
-      // others look the name up), no_operation_index when it sent none.
-      { table.find(index, name) } noexcept -> std::same_as<const typename T::value_type*>;
-      { table.index_of(name) } noexcept -> std::same_as<std::optional<std::uint32_t>>;
-      { table.name_at(index) } noexcept -> std::same_as<key_view>;
-      { table.size() } noexcept -> std::same_as<std::size_t>;
-    };
+concept operation_table_interface = std::movable<T> && requires(const T& table, key_view name, std::uint32_t index) {
+  { table.find(name) }
+  noexcept->std::same_as<const typename T::value_type*>;
+  // By the index the client sent (active demultiplexing checks it against the name; the
+  // others look the name up), no_operation_index when it sent none.
+  { table.find(index, name) }
+  noexcept->std::same_as<const typename T::value_type*>;
+  { table.index_of(name) }
+  noexcept->std::same_as<std::optional<std::uint32_t>>;
+  { table.name_at(index) }
+  noexcept->std::same_as<key_view>;
+  { table.size() }
+  noexcept->std::same_as<std::size_t>;
+};
 
 }  // namespace switchyard::demux

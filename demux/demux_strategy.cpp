@@ -8,19 +8,23 @@ namespace switchyard::demux {
 
 std::string_view to_string(demux_strategy strategy) noexcept {
   switch (strategy) {
-    case demux_strategy::linear: return "linear";
-    case demux_strategy::binary: return "binary";
-    case demux_strategy::dynamic: return "dynamic";
-    case demux_strategy::perfect: return "perfect";
-    case demux_strategy::perfect_fast: return "perfect-fast";
-    case demux_strategy::active: return "active";
+    case demux_strategy::linear:
+      return "linear";
+    case demux_strategy::binary:
+      return "binary";
+    case demux_strategy::dynamic:
+      return "dynamic";
+    case demux_strategy::perfect:
+      return "perfect";
+    case demux_strategy::perfect_fast:
+      return "perfect-fast";
+    case demux_strategy::active:
+      return "active";
   }
   return "invalid";
 }
 
-std::string_view demux_strategy_names() noexcept {
-  return "linear, binary, dynamic, perfect, perfect-fast or active";
-}
+std::string_view demux_strategy_names() noexcept { return "linear, binary, dynamic, perfect, perfect-fast or active"; }
 
 std::optional<demux_strategy> try_parse_demux_strategy(std::string_view name) noexcept {
   for (auto s : all_demux_strategies) {
@@ -44,9 +48,9 @@ demux_strategy parse_demux_strategy(std::string_view name) {
     }
   }
   if (name.size() > 64) shown += "...";
-  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_option, CompletionStatus::no,
-                        "unknown demultiplexing strategy '" + shown + "' (expected " +
-                            std::string(demux_strategy_names()) + ")");
+  throw SystemException(
+      SystemExceptionKind::BAD_PARAM, minor::bad_option, CompletionStatus::no,
+      "unknown demultiplexing strategy '" + shown + "' (expected " + std::string(demux_strategy_names()) + ")");
 }
 
 }  // namespace switchyard::demux

@@ -22,8 +22,7 @@ class dynamic_operation_table {
   using value_type = Value;
 
   dynamic_operation_table() = default;
-  explicit dynamic_operation_table(std::span<const operation<Value>> ops)
-      : entries_(make_operation_entries(ops)) {
+  explicit dynamic_operation_table(std::span<const operation<Value>> ops) : entries_(make_operation_entries(ops)) {
     map_.reserve(entries_.size());
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       map_.emplace(entries_[i].name, slot{static_cast<std::uint32_t>(i), entries_[i].value});

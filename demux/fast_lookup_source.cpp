@@ -62,7 +62,9 @@ void write_hash(std::ostringstream& out, const fast_key_hash& hash) {
     // key_hash.h's hash_bytes: the windows could not tell these keys apart.
     out << "  static std::uint64_t hash(const char* p, std::size_t n) noexcept {\n"
            "    constexpr std::uint64_t k1 = 0xe7037ed1a0b428dbull;\n"
-           "    std::uint64_t seed = " << hex64(hash.seed) << ";\n"
+           "    std::uint64_t seed = "
+        << hex64(hash.seed)
+        << ";\n"
            "    std::uint64_t a, b;\n"
            "    if (n <= 16) {\n"
            "      if (n >= 4) {\n"
@@ -93,19 +95,17 @@ void write_hash(std::ostringstream& out, const fast_key_hash& hash) {
   out << "  static std::uint64_t hash(const char* p, std::size_t n) noexcept {\n"
          "    std::uint64_t a, b;\n"
          "    if (n >= 8) {\n";
-  if (hash.front == 0)
-    out << "      a = load64(p);\n";
-  else
-    out << "      a = load64(p + (n - 8 < " << hash.front << "u ? n - 8 : " << hash.front << "u));\n";
-  if (hash.back == 0)
-    out << "      b = load64(p + n - 8);\n";
-  else
-    out << "      b = load64(p + (n - 8 - (n - 8 < " << hash.back << "u ? n - 8 : " << hash.back << "u)));\n";
+  if (hash.front == 0) out << "      a = load64(p);\n";
+  else out << "      a = load64(p + (n - 8 < " << hash.front << "u ? n - 8 : " << hash.front << "u));\n";
+  if (hash.back == 0) out << "      b = load64(p + n - 8);\n";
+  else out << "      b = load64(p + (n - 8 - (n - 8 < " << hash.back << "u ? n - 8 : " << hash.back << "u)));\n";
   out << "    } else {\n"
          "      a = load_short(p, n);\n"
          "      b = 0;\n"
          "    }\n"
-         "    return mum(a ^ " << hex64(hash.seed) << ", b ^ (n * " << hex64(hash.length_multiplier) << "));\n"
+         "    return mum(a ^ "
+      << hex64(hash.seed) << ", b ^ (n * " << hex64(hash.length_multiplier)
+      << "));\n"
          "  }\n";
 }
 
@@ -146,7 +146,8 @@ std::string fast_lookup_struct(const std::string& name, std::span<const std::str
       << "    if (e.index < 0 || e.length != length) return -1;\n"
       << "    if (length <= 16) {\n"
       << "      // The slot holds the key, zero-padded.\n"
-      << "      if (length >= 8) return load64(e.head) == load64(key) && load64(e.head + length - 8) == load64(key + length - 8) ? e.index : -1;\n"
+      << "      if (length >= 8) return load64(e.head) == load64(key) && load64(e.head + length - 8) == load64(key + "
+         "length - 8) ? e.index : -1;\n"
       << "      return load64(e.head) == load_short(key, length) ? e.index : -1;\n"
       << "    }\n"
       << "    return load64(e.head) == load64(key) && same(e.whole, key, length) ? e.index : -1;\n"

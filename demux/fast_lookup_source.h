@@ -9,8 +9,8 @@
 //
 // whose index_of is fast_perfect_hash.h's function with its constants written in (seed, windows,
 // counts, displacements), one slot and one compare. It needs <cstddef>, <cstdint>, <cstring>
-// and <string_view>, and nothing of Switchyard (gcc or clang: __int128, __BYTE_ORDER__). syidl --object-ids writes it beside the
-// gperf lookup. Standard library only (demux_generator_dep).
+// and <string_view>, and nothing of Switchyard (gcc or clang: __int128, __BYTE_ORDER__). syidl --object-ids writes it
+// beside the gperf lookup. Standard library only (demux_generator_dep).
 #pragma once
 
 #include <span>

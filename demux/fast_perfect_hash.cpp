@@ -28,8 +28,8 @@ signature signature_of(key_view key, std::uint32_t front, std::uint32_t back) {
           detail::load64(key.data() + (n - 8 - std::min<std::size_t>(back, n - 8)))};
 }
 
-bool distinct_signatures(std::span<const key_view> keys, std::span<const std::uint32_t> which,
-                         std::uint32_t front, std::uint32_t back, std::vector<signature>& scratch) {
+bool distinct_signatures(std::span<const key_view> keys, std::span<const std::uint32_t> which, std::uint32_t front,
+                         std::uint32_t back, std::vector<signature>& scratch) {
   scratch.clear();
   for (auto i : which) scratch.push_back(signature_of(keys[i], front, back));
   std::sort(scratch.begin(), scratch.end());
@@ -106,9 +106,8 @@ bool place_all(fast_perfect_hash& function, std::span<const std::uint64_t> hashe
   }
   std::vector<std::uint32_t> order(bucket_count);
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-    return start[x + 1] - start[x] > start[y + 1] - start[y];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return start[x + 1] - start[x] > start[y + 1] - start[y]; });
   std::vector<std::uint8_t> taken(function.slot_count(), 0);
   std::vector<std::uint32_t> slots;
   function.displacements.assign(bucket_count, 0);
@@ -119,8 +118,8 @@ bool place_all(fast_perfect_hash& function, std::span<const std::uint64_t> hashe
     slots.resize(n);
     // Every shift is tried: a bucket fails only when none fits it (then a new seed).
     auto d = find_fast_displacement(
-        function, std::span(bucket_hashes).subspan(start[b], n),
-        [&](std::uint32_t slot) { return taken[slot] == 0; }, std::span(slots), function.slot_count());
+        function, std::span(bucket_hashes).subspan(start[b], n), [&](std::uint32_t slot) { return taken[slot] == 0; },
+        std::span(slots), function.slot_count());
     if (!d) return false;
     function.displacements[b] = *d;
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -170,8 +169,8 @@ fast_perfect_layout build_fast_perfect_hash(std::span<const key_view> keys, cons
   }
   const double load = std::clamp(options.max_load, 0.05, 1.0);
   const std::size_t room = std::max<std::size_t>({keys.size(), options.min_capacity, 1});
-  auto [slots, slot_bits] = power_of_two_at_least(
-      static_cast<std::size_t>(std::ceil(static_cast<double>(room) / load)));
+  auto [slots, slot_bits] =
+      power_of_two_at_least(static_cast<std::size_t>(std::ceil(static_cast<double>(room) / load)));
   // About three keys per bucket (one displacement word for three keys), the buckets a power of
   // two taken from the top bits of the hash (at most 2^24 of them).
   const auto [buckets, bucket_bits] =

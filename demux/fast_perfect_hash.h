@@ -39,7 +39,8 @@ struct fast_key_hash {
   bool whole_key = false;               // no windows separate the keys: hash every byte
 
   std::uint64_t operator()(key_view key) const noexcept {
-    if (whole_key) [[unlikely]] return hash_bytes(key, seed);
+    if (whole_key) [[unlikely]]
+      return hash_bytes(key, seed);
     const char* p = key.data();
     const std::size_t n = key.size();
     std::uint64_t a, b;
@@ -72,9 +73,7 @@ struct fast_perfect_hash {
   std::uint32_t position(std::uint64_t h, std::uint32_t displacement) const noexcept {
     return static_cast<std::uint32_t>((h + displacement) & slot_mask);
   }
-  std::uint32_t slot_of_hash(std::uint64_t h) const noexcept {
-    return position(h, displacements[bucket_of(h)]);
-  }
+  std::uint32_t slot_of_hash(std::uint64_t h) const noexcept { return position(h, displacements[bucket_of(h)]); }
   std::uint32_t slot_of(key_view key) const noexcept { return slot_of_hash(hash(key)); }
 };
 
@@ -98,8 +97,7 @@ struct fast_perfect_layout {
 // Builds the function for distinct `keys` (any bytes, any lengths, the empty key included).
 // Throws std::invalid_argument on a duplicate key or more than 2^31 keys. Always succeeds
 // otherwise: new seeds, then other windows, then whole-key hashing, then a larger table.
-fast_perfect_layout build_fast_perfect_hash(std::span<const key_view> keys,
-                                            const fast_perfect_options& options = {});
+fast_perfect_layout build_fast_perfect_hash(std::span<const key_view> keys, const fast_perfect_options& options = {});
 
 // Whether every key has its own (length, window a, window b) under `hash`'s windows: the
 // condition for the windows to be usable at all (tests read it).

@@ -23,8 +23,7 @@ class fast_perfect_operation_table {
   using value_type = Value;
 
   fast_perfect_operation_table() = default;
-  explicit fast_perfect_operation_table(std::span<const operation<Value>> ops)
-      : entries_(make_operation_entries(ops)) {
+  explicit fast_perfect_operation_table(std::span<const operation<Value>> ops) : entries_(make_operation_entries(ops)) {
     std::vector<key_view> names;
     std::vector<Value> values;
     std::vector<std::uint32_t> indices;

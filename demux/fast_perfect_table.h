@@ -1,15 +1,15 @@
 // The table behind the perfect-fast strategy: slots in the order fast_perfect_hash places keys,
 // each holding the key (up to 16 bytes; a longer one's first 8 and a pointer to its copy), its
 // length and the value, so that a lookup reads one displacement and one slot (one cache line
-// each; keys over 16 bytes read a third line, the rest of their copy) and compares the key there. Built whole from a key set (operation tables), or grown
-// one key at a time (servant maps): an insert takes its slot when free, else re-displaces its
-// bucket, else rebuilds the table (larger when past three quarters full). Internal to demux/.
+// each; keys over 16 bytes read a third line, the rest of their copy) and compares the key there. Built whole from a
+// key set (operation tables), or grown one key at a time (servant maps): an insert takes its slot when free, else
+// re-displaces its bucket, else rebuilds the table (larger when past three quarters full). Internal to demux/.
 #pragma once
 
 #include <algorithm>
-#include <cstring>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -38,7 +38,7 @@ class alignas(64) fast_perfect_table {
     // table's copy of the whole key (long_keys_).
     char head[16] = {};
     std::uint32_t length = free_length;
-    std::uint32_t payload = 0;          // the owner's number for the key (an operation's index)
+    std::uint32_t payload = 0;  // the owner's number for the key (an operation's index)
     Value value{};
   };
 
@@ -156,9 +156,8 @@ class alignas(64) fast_perfect_table {
     count_ -= members.size();
     for (std::size_t i = 0; i < out.size(); ++i) {
       const std::uint32_t to = positions[i + 1];
-      const key_view moved_key = out[i].content.length > 16
-                                     ? key_view(out[i].long_key)
-                                     : key_view(out[i].content.head, out[i].content.length);
+      const key_view moved_key =
+          out[i].content.length > 16 ? key_view(out[i].long_key) : key_view(out[i].content.head, out[i].content.length);
       put(to, moved_key, out[i].hash, std::move(out[i].content.value), out[i].content.payload);
     }
     return put(positions[0], key, h, std::move(value), payload);
@@ -267,9 +266,7 @@ class alignas(64) fast_perfect_table {
     slot_next_[i] = no_slot;
   }
 
-  std::string long_key_at(std::uint32_t i) const {
-    return slots_[i].length > 16 ? long_keys_[i] : std::string();
-  }
+  std::string long_key_at(std::uint32_t i) const { return slots_[i].length > 16 ? long_keys_[i] : std::string(); }
 
   // Builds anew over every key, plus (key, value, payload) when `key` is given; returns that
   // key's slot (or the first slot).

@@ -65,14 +65,13 @@ inline constexpr std::uint64_t k1 = 0xe7037ed1a0b428dbull;
     using detail::load64;
     if (n > 16) {
       if (n > 32) return std::memcmp(p, q, n) == 0;
-      return load64(p) == load64(q) && load64(p + 8) == load64(q + 8) &&
-             load64(p + n - 16) == load64(q + n - 16) && load64(p + n - 8) == load64(q + n - 8);
+      return load64(p) == load64(q) && load64(p + 8) == load64(q + 8) && load64(p + n - 16) == load64(q + n - 16) &&
+             load64(p + n - 8) == load64(q + n - 8);
     }
     return load64(p) == load64(q) && load64(p + n - 8) == load64(q + n - 8);
   }
   if (n >= 4) {
-    return detail::load32(p) == detail::load32(q) &&
-           detail::load32(p + n - 4) == detail::load32(q + n - 4);
+    return detail::load32(p) == detail::load32(q) && detail::load32(p + n - 4) == detail::load32(q + n - 4);
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (p[i] != q[i]) return false;

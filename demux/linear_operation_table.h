@@ -19,8 +19,7 @@ class linear_operation_table {
   using value_type = Value;
 
   linear_operation_table() = default;
-  explicit linear_operation_table(std::span<const operation<Value>> ops)
-      : entries_(make_operation_entries(ops)) {}
+  explicit linear_operation_table(std::span<const operation<Value>> ops) : entries_(make_operation_entries(ops)) {}
   linear_operation_table(std::initializer_list<operation<Value>> ops)
       : linear_operation_table(std::span<const operation<Value>>(ops.begin(), ops.size())) {}
 

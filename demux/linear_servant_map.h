@@ -51,9 +51,7 @@ class linear_servant_map {
     }
     return nullptr;
   }
-  const Value* find(key_view key) const noexcept {
-    return const_cast<linear_servant_map*>(this)->find(key);
-  }
+  const Value* find(key_view key) const noexcept { return const_cast<linear_servant_map*>(this)->find(key); }
 
   std::size_t size() const noexcept { return entries_.size(); }
   bool empty() const noexcept { return entries_.empty(); }

@@ -42,8 +42,7 @@ std::vector<operation_entry<Value>> make_operation_entries(std::span<const opera
     if (op.name.empty()) throw std::invalid_argument("operation table: empty operation name");
     for (const auto& e : entries) {
       if (same_key(e.name, op.name)) {
-        throw std::invalid_argument("operation table: duplicate operation name '" +
-                                    std::string(op.name) + "'");
+        throw std::invalid_argument("operation table: duplicate operation name '" + std::string(op.name) + "'");
       }
     }
     entries.push_back(operation_entry<Value>{std::string(op.name), op.value});

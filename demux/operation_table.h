@@ -35,13 +35,32 @@ namespace switchyard::demux {
 
 // Strategy -> its table type. `perfect` takes the gperf lookup generated for the interface as
 // Lookup (no_generated_lookup: the lookup given at run time as a function, or a run-time hash).
-template <demux_strategy Strategy, class Value, class Lookup> struct operation_table_strategy;
-template <class V, class L> struct operation_table_strategy<demux_strategy::linear, V, L> { using type = linear_operation_table<V>; };
-template <class V, class L> struct operation_table_strategy<demux_strategy::binary, V, L> { using type = binary_operation_table<V>; };
-template <class V, class L> struct operation_table_strategy<demux_strategy::dynamic, V, L> { using type = dynamic_operation_table<V>; };
-template <class V, class L> struct operation_table_strategy<demux_strategy::perfect, V, L> { using type = perfect_operation_table<V, L>; };
-template <class V, class L> struct operation_table_strategy<demux_strategy::perfect_fast, V, L> { using type = fast_perfect_operation_table<V>; };
-template <class V, class L> struct operation_table_strategy<demux_strategy::active, V, L> { using type = active_operation_table<V>; };
+template <demux_strategy Strategy, class Value, class Lookup>
+struct operation_table_strategy;
+template <class V, class L>
+struct operation_table_strategy<demux_strategy::linear, V, L> {
+  using type = linear_operation_table<V>;
+};
+template <class V, class L>
+struct operation_table_strategy<demux_strategy::binary, V, L> {
+  using type = binary_operation_table<V>;
+};
+template <class V, class L>
+struct operation_table_strategy<demux_strategy::dynamic, V, L> {
+  using type = dynamic_operation_table<V>;
+};
+template <class V, class L>
+struct operation_table_strategy<demux_strategy::perfect, V, L> {
+  using type = perfect_operation_table<V, L>;
+};
+template <class V, class L>
+struct operation_table_strategy<demux_strategy::perfect_fast, V, L> {
+  using type = fast_perfect_operation_table<V>;
+};
+template <class V, class L>
+struct operation_table_strategy<demux_strategy::active, V, L> {
+  using type = active_operation_table<V>;
+};
 
 template <demux_strategy Strategy, class Value, class Lookup = no_generated_lookup>
 using operation_table_of = typename operation_table_strategy<Strategy, Value, Lookup>::type;
@@ -53,13 +72,11 @@ class operation_table {
  public:
   using value_type = Value;
 
-  operation_table(demux_strategy strategy, std::span<const operation<Value>> ops,
-                  index_function generated = nullptr)
+  operation_table(demux_strategy strategy, std::span<const operation<Value>> ops, index_function generated = nullptr)
       : strategy_(strategy), tables_(make(strategy, ops, generated)) {}
   operation_table(demux_strategy strategy, std::initializer_list<operation<Value>> ops,
                   index_function generated = nullptr)
-      : operation_table(strategy, std::span<const operation<Value>>(ops.begin(), ops.size()),
-                        generated) {}
+      : operation_table(strategy, std::span<const operation<Value>>(ops.begin(), ops.size()), generated) {}
 
   demux_strategy strategy() const noexcept { return strategy_; }
 
@@ -82,21 +99,25 @@ class operation_table {
  private:
   template <demux_strategy S>
   using table = operation_table_of<S, Value>;
-  using variant = std::variant<table<demux_strategy::linear>, table<demux_strategy::binary>,
-                               table<demux_strategy::dynamic>, table<demux_strategy::perfect>,
-                               table<demux_strategy::perfect_fast>, table<demux_strategy::active>>;
+  using variant =
+      std::variant<table<demux_strategy::linear>, table<demux_strategy::binary>, table<demux_strategy::dynamic>,
+                   table<demux_strategy::perfect>, table<demux_strategy::perfect_fast>, table<demux_strategy::active>>;
   static_assert(std::variant_size_v<variant> == all_demux_strategies.size(), "one alternative per strategy");
 
   static variant make(demux_strategy strategy, std::span<const operation<Value>> ops, index_function generated) {
     switch (strategy) {
-      case demux_strategy::linear: return variant(std::in_place_type<table<demux_strategy::linear>>, ops);
-      case demux_strategy::binary: return variant(std::in_place_type<table<demux_strategy::binary>>, ops);
-      case demux_strategy::dynamic: return variant(std::in_place_type<table<demux_strategy::dynamic>>, ops);
+      case demux_strategy::linear:
+        return variant(std::in_place_type<table<demux_strategy::linear>>, ops);
+      case demux_strategy::binary:
+        return variant(std::in_place_type<table<demux_strategy::binary>>, ops);
+      case demux_strategy::dynamic:
+        return variant(std::in_place_type<table<demux_strategy::dynamic>>, ops);
       case demux_strategy::perfect:
         return variant(std::in_place_type<table<demux_strategy::perfect>>, ops, generated);
       case demux_strategy::perfect_fast:
         return variant(std::in_place_type<table<demux_strategy::perfect_fast>>, ops);
-      case demux_strategy::active: return variant(std::in_place_type<table<demux_strategy::active>>, ops);
+      case demux_strategy::active:
+        return variant(std::in_place_type<table<demux_strategy::active>>, ops);
     }
     throw std::invalid_argument("operation_table: not a demux_strategy");
   }
@@ -114,12 +135,18 @@ class operation_table {
   template <class F>
   decltype(auto) visit(F&& f) const {
     switch (strategy_) {
-      case demux_strategy::linear: return f(get<demux_strategy::linear>());
-      case demux_strategy::binary: return f(get<demux_strategy::binary>());
-      case demux_strategy::dynamic: return f(get<demux_strategy::dynamic>());
-      case demux_strategy::perfect: return f(get<demux_strategy::perfect>());
-      case demux_strategy::perfect_fast: return f(get<demux_strategy::perfect_fast>());
-      case demux_strategy::active: return f(get<demux_strategy::active>());
+      case demux_strategy::linear:
+        return f(get<demux_strategy::linear>());
+      case demux_strategy::binary:
+        return f(get<demux_strategy::binary>());
+      case demux_strategy::dynamic:
+        return f(get<demux_strategy::dynamic>());
+      case demux_strategy::perfect:
+        return f(get<demux_strategy::perfect>());
+      case demux_strategy::perfect_fast:
+        return f(get<demux_strategy::perfect_fast>());
+      case demux_strategy::active:
+        return f(get<demux_strategy::active>());
     }
     __builtin_unreachable();  // strategy_ is always one of them (set with tables_)
   }
@@ -131,8 +158,8 @@ class operation_table {
 // The table type for a compile-time choice: the run-time front, or the one strategy's type
 // (Lookup: the gperf lookup generated for the interface, used by `perfect`).
 template <demux_choice Choice, class Value, class Lookup = no_generated_lookup>
-using operation_table_for = std::conditional_t<Choice.is_fixed, operation_table_of<Choice.strategy, Value, Lookup>,
-                                               operation_table<Value>>;
+using operation_table_for =
+    std::conditional_t<Choice.is_fixed, operation_table_of<Choice.strategy, Value, Lookup>, operation_table<Value>>;
 
 // Makes the table for Choice. The front takes `strategy` and `Lookup::index_of` as its generated
 // lookup; a fixed type ignores `strategy`.

@@ -71,9 +71,8 @@ bool perfect_hash_index::build_with(std::span<const std::uint64_t> hashes, std::
   }
   std::vector<std::uint32_t> order(bucket_count);
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return start[a + 1] - start[a] > start[b + 1] - start[b];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return start[a + 1] - start[a] > start[b + 1] - start[b]; });
   for (std::uint32_t b : order) {
     const std::uint32_t n = start[b + 1] - start[b];
     if (n == 0) break;
@@ -171,8 +170,8 @@ bool perfect_hash_index::set_payload(std::uint64_t h, std::uint32_t payload) noe
 }
 
 std::size_t perfect_hash_index::memory_bytes() const noexcept {
-  return bucket_displacement_.capacity() * 4 + bucket_head_.capacity() * 4 +
-         slot_payload_.capacity() * 4 + slot_hash_.capacity() * 8 + slot_next_.capacity() * 4;
+  return bucket_displacement_.capacity() * 4 + bucket_head_.capacity() * 4 + slot_payload_.capacity() * 4 +
+         slot_hash_.capacity() * 8 + slot_next_.capacity() * 4;
 }
 
 void perfect_hash_index::clear() noexcept {

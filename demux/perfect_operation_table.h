@@ -38,8 +38,7 @@ class perfect_operation_table {
   perfect_operation_table() = default;
   // `lookup`, when given (and Lookup is not), must be generated from the same list in the same
   // order; a mismatch makes names not found, never found wrong.
-  explicit perfect_operation_table(std::span<const operation<Value>> ops,
-                                   index_function lookup = nullptr)
+  explicit perfect_operation_table(std::span<const operation<Value>> ops, index_function lookup = nullptr)
       : entries_(make_operation_entries(ops)), function_(lookup) {
     if constexpr (!generated) {
       if (function_ == nullptr) {
@@ -50,10 +49,8 @@ class perfect_operation_table {
       }
     }
   }
-  perfect_operation_table(std::initializer_list<operation<Value>> ops,
-                          index_function lookup = nullptr)
-      : perfect_operation_table(std::span<const operation<Value>>(ops.begin(), ops.size()),
-                                lookup) {}
+  perfect_operation_table(std::initializer_list<operation<Value>> ops, index_function lookup = nullptr)
+      : perfect_operation_table(std::span<const operation<Value>>(ops.begin(), ops.size()), lookup) {}
 
   const Value* find(key_view name) const noexcept {
     auto i = index_of(name);

@@ -100,9 +100,7 @@ class perfect_servant_map {
     const std::size_t i = find_entry(key);
     return i == npos ? nullptr : &entries_[i].value;
   }
-  const Value* find(key_view key) const noexcept {
-    return const_cast<perfect_servant_map*>(this)->find(key);
-  }
+  const Value* find(key_view key) const noexcept { return const_cast<perfect_servant_map*>(this)->find(key); }
 
   std::size_t size() const noexcept { return listed_size_ + entries_.size(); }
   bool empty() const noexcept { return size() == 0; }
@@ -129,8 +127,7 @@ class perfect_servant_map {
   // Whole-index rebuilds so far (growth, shrink, unlucky seed); tests and benchmarks read it.
   std::size_t rebuild_count() const noexcept { return rebuilds_; }
   std::size_t memory_bytes() const noexcept {
-    std::size_t n = slots_.capacity() * sizeof(slot) + entries_.capacity() * sizeof(entry) +
-                    index_.memory_bytes();
+    std::size_t n = slots_.capacity() * sizeof(slot) + entries_.capacity() * sizeof(entry) + index_.memory_bytes();
     for (auto& e : entries_) n += string_heap_bytes(e.key);
     return n;
   }
@@ -188,7 +185,8 @@ class perfect_servant_map {
 template <class L>
 concept generated_lookup = requires(const char* key, std::size_t length, std::size_t index) {
   { L::key_count } -> std::convertible_to<std::size_t>;
-  { L::index_of(key, length) } noexcept -> std::convertible_to<int>;
+  { L::index_of(key, length) }
+  noexcept->std::convertible_to<int>;
   { L::key_at(index) } -> std::convertible_to<key_view>;
 };
 
@@ -223,9 +221,7 @@ class gperf_servant_map {
     slot* s = live_slot(key);
     return s == nullptr ? nullptr : &s->value;
   }
-  const Value* find(key_view key) const noexcept {
-    return const_cast<gperf_servant_map*>(this)->find(key);
-  }
+  const Value* find(key_view key) const noexcept { return const_cast<gperf_servant_map*>(this)->find(key); }
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }

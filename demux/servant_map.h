@@ -25,13 +25,32 @@ namespace switchyard::demux {
 
 // Strategy -> its map type. `perfect` is the run-time perfect hash (with an optional build-time
 // id list); gperf_servant_map needs its generated lookup as a type, so its users name it.
-template <demux_strategy Strategy, class Value> struct servant_map_strategy;
-template <class V> struct servant_map_strategy<demux_strategy::linear, V> { using type = linear_servant_map<V>; };
-template <class V> struct servant_map_strategy<demux_strategy::binary, V> { using type = binary_servant_map<V>; };
-template <class V> struct servant_map_strategy<demux_strategy::dynamic, V> { using type = dynamic_servant_map<V>; };
-template <class V> struct servant_map_strategy<demux_strategy::perfect, V> { using type = perfect_servant_map<V>; };
-template <class V> struct servant_map_strategy<demux_strategy::perfect_fast, V> { using type = fast_perfect_servant_map<V>; };
-template <class V> struct servant_map_strategy<demux_strategy::active, V> { using type = active_servant_map<V>; };
+template <demux_strategy Strategy, class Value>
+struct servant_map_strategy;
+template <class V>
+struct servant_map_strategy<demux_strategy::linear, V> {
+  using type = linear_servant_map<V>;
+};
+template <class V>
+struct servant_map_strategy<demux_strategy::binary, V> {
+  using type = binary_servant_map<V>;
+};
+template <class V>
+struct servant_map_strategy<demux_strategy::dynamic, V> {
+  using type = dynamic_servant_map<V>;
+};
+template <class V>
+struct servant_map_strategy<demux_strategy::perfect, V> {
+  using type = perfect_servant_map<V>;
+};
+template <class V>
+struct servant_map_strategy<demux_strategy::perfect_fast, V> {
+  using type = fast_perfect_servant_map<V>;
+};
+template <class V>
+struct servant_map_strategy<demux_strategy::active, V> {
+  using type = active_servant_map<V>;
+};
 
 template <demux_strategy Strategy, class Value>
 using servant_map_of = typename servant_map_strategy<Strategy, Value>::type;
@@ -62,9 +81,7 @@ class servant_map {
   Value* find(key_view key) noexcept {
     return visit([&](auto& m) noexcept -> Value* { return m.find(key); });
   }
-  const Value* find(key_view key) const noexcept {
-    return const_cast<servant_map*>(this)->find(key);
-  }
+  const Value* find(key_view key) const noexcept { return const_cast<servant_map*>(this)->find(key); }
   std::size_t size() const noexcept {
     return const_cast<servant_map*>(this)->visit([](auto& m) noexcept { return m.size(); });
   }
@@ -79,19 +96,25 @@ class servant_map {
  private:
   template <demux_strategy S>
   using map = servant_map_of<S, Value>;
-  using variant = std::variant<map<demux_strategy::linear>, map<demux_strategy::binary>, map<demux_strategy::dynamic>,
-                               map<demux_strategy::perfect>, map<demux_strategy::perfect_fast>,
-                               map<demux_strategy::active>>;
+  using variant =
+      std::variant<map<demux_strategy::linear>, map<demux_strategy::binary>, map<demux_strategy::dynamic>,
+                   map<demux_strategy::perfect>, map<demux_strategy::perfect_fast>, map<demux_strategy::active>>;
   static_assert(std::variant_size_v<variant> == all_demux_strategies.size(), "one alternative per strategy");
 
   static variant make(demux_strategy strategy) {
     switch (strategy) {
-      case demux_strategy::linear: return variant(std::in_place_type<map<demux_strategy::linear>>);
-      case demux_strategy::binary: return variant(std::in_place_type<map<demux_strategy::binary>>);
-      case demux_strategy::dynamic: return variant(std::in_place_type<map<demux_strategy::dynamic>>);
-      case demux_strategy::perfect: return variant(std::in_place_type<map<demux_strategy::perfect>>);
-      case demux_strategy::perfect_fast: return variant(std::in_place_type<map<demux_strategy::perfect_fast>>);
-      case demux_strategy::active: return variant(std::in_place_type<map<demux_strategy::active>>);
+      case demux_strategy::linear:
+        return variant(std::in_place_type<map<demux_strategy::linear>>);
+      case demux_strategy::binary:
+        return variant(std::in_place_type<map<demux_strategy::binary>>);
+      case demux_strategy::dynamic:
+        return variant(std::in_place_type<map<demux_strategy::dynamic>>);
+      case demux_strategy::perfect:
+        return variant(std::in_place_type<map<demux_strategy::perfect>>);
+      case demux_strategy::perfect_fast:
+        return variant(std::in_place_type<map<demux_strategy::perfect_fast>>);
+      case demux_strategy::active:
+        return variant(std::in_place_type<map<demux_strategy::active>>);
     }
     throw std::invalid_argument("servant_map: not a demux_strategy");
   }
@@ -110,12 +133,18 @@ class servant_map {
   template <class F>
   decltype(auto) visit(F&& f) {
     switch (strategy_) {
-      case demux_strategy::linear: return f(get<demux_strategy::linear>());
-      case demux_strategy::binary: return f(get<demux_strategy::binary>());
-      case demux_strategy::dynamic: return f(get<demux_strategy::dynamic>());
-      case demux_strategy::perfect: return f(get<demux_strategy::perfect>());
-      case demux_strategy::perfect_fast: return f(get<demux_strategy::perfect_fast>());
-      case demux_strategy::active: return f(get<demux_strategy::active>());
+      case demux_strategy::linear:
+        return f(get<demux_strategy::linear>());
+      case demux_strategy::binary:
+        return f(get<demux_strategy::binary>());
+      case demux_strategy::dynamic:
+        return f(get<demux_strategy::dynamic>());
+      case demux_strategy::perfect:
+        return f(get<demux_strategy::perfect>());
+      case demux_strategy::perfect_fast:
+        return f(get<demux_strategy::perfect_fast>());
+      case demux_strategy::active:
+        return f(get<demux_strategy::active>());
     }
     __builtin_unreachable();  // strategy_ is always one of them (set with maps_)
   }
@@ -126,8 +155,7 @@ class servant_map {
 
 // The map type for a compile-time choice: the run-time front, or the one strategy's type.
 template <demux_choice Choice, class Value>
-using servant_map_for =
-    std::conditional_t<Choice.is_fixed, servant_map_of<Choice.strategy, Value>, servant_map<Value>>;
+using servant_map_for = std::conditional_t<Choice.is_fixed, servant_map_of<Choice.strategy, Value>, servant_map<Value>>;
 
 // Makes the map for Choice: the front takes `strategy` (from -ORBServantDemux); a fixed type
 // ignores it.

@@ -19,10 +19,10 @@ namespace switchyard::demux {
 enum class key_head : std::uint8_t { first_bytes, last_bytes };
 
 struct sorted_key {
-  std::uint64_t head;     // the chosen 8 bytes as a big-endian number (zero-padded when shorter)
-  std::uint32_t length;   // keys of 4 GiB and more are never stored
-  std::uint32_t entry;    // the table's entry number
-  const char* bytes;      // the whole key (the table's copy)
+  std::uint64_t head;    // the chosen 8 bytes as a big-endian number (zero-padded when shorter)
+  std::uint32_t length;  // keys of 4 GiB and more are never stored
+  std::uint32_t entry;   // the table's entry number
+  const char* bytes;     // the whole key (the table's copy)
 };
 
 namespace detail {
@@ -90,7 +90,8 @@ inline std::size_t sorted_insert_position(std::span<const sorted_key> keys, key_
   std::size_t low = 0, high = keys.size();
   while (low < high) {
     const std::size_t mid = low + (high - low) / 2;
-    if (compare_sorted(keys[mid], head, key) < 0) low = mid + 1; else high = mid;
+    if (compare_sorted(keys[mid], head, key) < 0) low = mid + 1;
+    else high = mid;
   }
   return low;
 }

@@ -51,49 +51,86 @@ std::unique_ptr<TypeSpec> TypeSpec::clone() const {
 
 const char* basic_type_name(BasicType type) {
   switch (type) {
-    case BasicType::short_: return "short";
-    case BasicType::long_: return "long";
-    case BasicType::long_long: return "long long";
-    case BasicType::unsigned_short: return "unsigned short";
-    case BasicType::unsigned_long: return "unsigned long";
-    case BasicType::unsigned_long_long: return "unsigned long long";
-    case BasicType::float_: return "float";
-    case BasicType::double_: return "double";
-    case BasicType::long_double: return "long double";
-    case BasicType::char_: return "char";
-    case BasicType::wchar: return "wchar";
-    case BasicType::boolean: return "boolean";
-    case BasicType::octet: return "octet";
-    case BasicType::any: return "any";
-    case BasicType::object: return "Object";
-    case BasicType::type_code: return "TypeCode";
-    case BasicType::value_base: return "ValueBase";
-    case BasicType::void_: return "void";
+    case BasicType::short_:
+      return "short";
+    case BasicType::long_:
+      return "long";
+    case BasicType::long_long:
+      return "long long";
+    case BasicType::unsigned_short:
+      return "unsigned short";
+    case BasicType::unsigned_long:
+      return "unsigned long";
+    case BasicType::unsigned_long_long:
+      return "unsigned long long";
+    case BasicType::float_:
+      return "float";
+    case BasicType::double_:
+      return "double";
+    case BasicType::long_double:
+      return "long double";
+    case BasicType::char_:
+      return "char";
+    case BasicType::wchar:
+      return "wchar";
+    case BasicType::boolean:
+      return "boolean";
+    case BasicType::octet:
+      return "octet";
+    case BasicType::any:
+      return "any";
+    case BasicType::object:
+      return "Object";
+    case BasicType::type_code:
+      return "TypeCode";
+    case BasicType::value_base:
+      return "ValueBase";
+    case BasicType::void_:
+      return "void";
   }
   return "?";
 }
 
 const char* decl_kind_name(DeclKind kind) {
   switch (kind) {
-    case DeclKind::module: return "module";
-    case DeclKind::interface: return "interface";
-    case DeclKind::value_type: return "valuetype";
-    case DeclKind::value_box: return "valuebox";
-    case DeclKind::struct_: return "struct";
-    case DeclKind::union_: return "union";
-    case DeclKind::enum_: return "enum";
-    case DeclKind::enumerator: return "enumerator";
-    case DeclKind::typedef_: return "typedef";
-    case DeclKind::constant: return "const";
-    case DeclKind::exception: return "exception";
-    case DeclKind::native: return "native";
-    case DeclKind::attribute: return "attribute";
-    case DeclKind::operation: return "operation";
-    case DeclKind::parameter: return "parameter";
-    case DeclKind::member: return "member";
-    case DeclKind::state_member: return "state member";
-    case DeclKind::factory: return "factory";
-    case DeclKind::directive: return "directive";
+    case DeclKind::module:
+      return "module";
+    case DeclKind::interface:
+      return "interface";
+    case DeclKind::value_type:
+      return "valuetype";
+    case DeclKind::value_box:
+      return "valuebox";
+    case DeclKind::struct_:
+      return "struct";
+    case DeclKind::union_:
+      return "union";
+    case DeclKind::enum_:
+      return "enum";
+    case DeclKind::enumerator:
+      return "enumerator";
+    case DeclKind::typedef_:
+      return "typedef";
+    case DeclKind::constant:
+      return "const";
+    case DeclKind::exception:
+      return "exception";
+    case DeclKind::native:
+      return "native";
+    case DeclKind::attribute:
+      return "attribute";
+    case DeclKind::operation:
+      return "operation";
+    case DeclKind::parameter:
+      return "parameter";
+    case DeclKind::member:
+      return "member";
+    case DeclKind::state_member:
+      return "state member";
+    case DeclKind::factory:
+      return "factory";
+    case DeclKind::directive:
+      return "directive";
   }
   return "?";
 }
@@ -107,23 +144,35 @@ namespace {
 
 const DeclarationList* children(const Declaration& d) {
   switch (d.kind) {
-    case DeclKind::module: return &static_cast<const Module&>(d).definitions;
-    case DeclKind::interface: return &static_cast<const Interface&>(d).definitions;
-    case DeclKind::value_type: return &static_cast<const ValueType&>(d).definitions;
-    case DeclKind::struct_: return &static_cast<const Struct&>(d).definitions;
-    case DeclKind::union_: return &static_cast<const Union&>(d).definitions;
-    case DeclKind::exception: return &static_cast<const Exception&>(d).definitions;
-    default: return nullptr;
+    case DeclKind::module:
+      return &static_cast<const Module&>(d).definitions;
+    case DeclKind::interface:
+      return &static_cast<const Interface&>(d).definitions;
+    case DeclKind::value_type:
+      return &static_cast<const ValueType&>(d).definitions;
+    case DeclKind::struct_:
+      return &static_cast<const Struct&>(d).definitions;
+    case DeclKind::union_:
+      return &static_cast<const Union&>(d).definitions;
+    case DeclKind::exception:
+      return &static_cast<const Exception&>(d).definitions;
+    default:
+      return nullptr;
   }
 }
 
 bool is_forward(const Declaration& d) {
   switch (d.kind) {
-    case DeclKind::interface: return static_cast<const Interface&>(d).forward;
-    case DeclKind::value_type: return static_cast<const ValueType&>(d).forward;
-    case DeclKind::struct_: return static_cast<const Struct&>(d).forward;
-    case DeclKind::union_: return static_cast<const Union&>(d).forward;
-    default: return false;
+    case DeclKind::interface:
+      return static_cast<const Interface&>(d).forward;
+    case DeclKind::value_type:
+      return static_cast<const ValueType&>(d).forward;
+    case DeclKind::struct_:
+      return static_cast<const Struct&>(d).forward;
+    case DeclKind::union_:
+      return static_cast<const Union&>(d).forward;
+    default:
+      return false;
   }
 }
 

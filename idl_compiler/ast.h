@@ -27,25 +27,42 @@ struct ScopedName {
 // ---------------------------------------------------------------- constant expressions
 
 enum class ExprKind {
-  integer_literal, floating_literal, fixed_literal, char_literal, wide_char_literal,
-  string_literal, wide_string_literal, boolean_literal, name, unary, binary,
+  integer_literal,
+  floating_literal,
+  fixed_literal,
+  char_literal,
+  wide_char_literal,
+  string_literal,
+  wide_string_literal,
+  boolean_literal,
+  name,
+  unary,
+  binary,
 };
 
 struct Expr {
   ExprKind kind;
   SourceLocation location;
-  std::uint64_t integer = 0;     // integer_literal
-  long double floating = 0;      // floating_literal, fixed_literal
-  std::string text;              // string literals (UTF-8), fixed_literal digits as written
-  std::uint32_t character = 0;   // char literals (code point)
-  bool boolean = false;          // boolean_literal
-  ScopedName name;               // name
-  std::string op;                // unary: + - ~ ; binary: | ^ & << >> + - * / %
+  std::uint64_t integer = 0;          // integer_literal
+  long double floating = 0;           // floating_literal, fixed_literal
+  std::string text;                   // string literals (UTF-8), fixed_literal digits as written
+  std::uint32_t character = 0;        // char literals (code point)
+  bool boolean = false;               // boolean_literal
+  ScopedName name;                    // name
+  std::string op;                     // unary: + - ~ ; binary: | ^ & << >> + - * / %
   std::unique_ptr<Expr> left, right;  // unary uses left
 };
 
 enum class ConstKind {
-  none, integer, floating, fixed, character, wide_character, string, wide_string, boolean,
+  none,
+  integer,
+  floating,
+  fixed,
+  character,
+  wide_character,
+  string,
+  wide_string,
+  boolean,
   enumerator,
 };
 
@@ -65,9 +82,24 @@ struct ConstValue {
 // ---------------------------------------------------------------- types
 
 enum class BasicType {
-  short_, long_, long_long, unsigned_short, unsigned_long, unsigned_long_long,
-  float_, double_, long_double, char_, wchar, boolean, octet,
-  any, object, type_code, value_base, void_,
+  short_,
+  long_,
+  long_long,
+  unsigned_short,
+  unsigned_long,
+  unsigned_long_long,
+  float_,
+  double_,
+  long_double,
+  char_,
+  wchar,
+  boolean,
+  octet,
+  any,
+  object,
+  type_code,
+  value_base,
+  void_,
 };
 
 enum class TypeKind {
@@ -102,8 +134,24 @@ const char* basic_type_name(BasicType type);
 // ---------------------------------------------------------------- declarations
 
 enum class DeclKind {
-  module, interface, value_type, value_box, struct_, union_, enum_, enumerator, typedef_,
-  constant, exception, native, attribute, operation, parameter, member, state_member, factory,
+  module,
+  interface,
+  value_type,
+  value_box,
+  struct_,
+  union_,
+  enum_,
+  enumerator,
+  typedef_,
+  constant,
+  exception,
+  native,
+  attribute,
+  operation,
+  parameter,
+  member,
+  state_member,
+  factory,
   directive,  // #pragma prefix/version/ID, typeprefix, typeid, file boundaries (no name)
 };
 
@@ -138,8 +186,8 @@ struct Interface final : Declaration {
   bool forward = false;             // `interface X;`
   Interface* definition = nullptr;  // forward: the full declaration once seen
   std::vector<ScopedName> base_names;
-  std::vector<Interface*> bases;    // resolved, direct
-  DeclarationList definitions;      // operations, attributes, types, constants, exceptions
+  std::vector<Interface*> bases;  // resolved, direct
+  DeclarationList definitions;    // operations, attributes, types, constants, exceptions
 };
 
 struct ValueType final : Declaration {
@@ -151,7 +199,7 @@ struct ValueType final : Declaration {
   std::vector<ScopedName> supports_names;
   std::vector<ValueType*> bases;     // resolved, direct, definitions (after checks)
   std::vector<Interface*> supports;  // resolved (after checks)
-  DeclarationList definitions;  // state members, factories, operations, attributes, types
+  DeclarationList definitions;       // state members, factories, operations, attributes, types
 };
 
 struct ValueBox final : Declaration {
@@ -264,8 +312,7 @@ struct Factory final : Declaration {
   std::vector<ScopedName> raises_names;
 };
 
-enum class DirectiveKind { pragma_prefix, pragma_version, pragma_id, type_prefix, type_id,
-                           file_begin, file_end };
+enum class DirectiveKind { pragma_prefix, pragma_version, pragma_id, type_prefix, type_id, file_begin, file_end };
 
 // Where it stands in a definition list matters: repository ids depend on order.
 struct Directive final : Declaration {

@@ -26,8 +26,7 @@ std::string lower(std::string_view s) {
 std::string to_string(Int v) {
   if (v == 0) return "0";
   const bool negative = v < 0;
-  unsigned __int128 u = negative ? static_cast<unsigned __int128>(-(v + 1)) + 1
-                                 : static_cast<unsigned __int128>(v);
+  unsigned __int128 u = negative ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
   std::string out;
   while (u != 0) {
     out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
@@ -37,15 +36,25 @@ std::string to_string(Int v) {
 }
 
 // What kind of value a constant of some type holds.
-enum class Category { invalid, integer, floating, fixed, character, wide_character, boolean,
-                      string, wide_string, enumeration };
+enum class Category {
+  invalid,
+  integer,
+  floating,
+  fixed,
+  character,
+  wide_character,
+  boolean,
+  string,
+  wide_string,
+  enumeration
+};
 
 struct Target {
   Category category = Category::invalid;
-  Int min = 0, max = 0;            // integer
-  bool is_signed = true;           // integer
-  long double float_max = 0;       // floating
-  std::uint64_t bound = 0;         // string, wide_string
+  Int min = 0, max = 0;       // integer
+  bool is_signed = true;      // integer
+  long double float_max = 0;  // floating
+  std::uint64_t bound = 0;    // string, wide_string
   const Enum* enumeration = nullptr;
   std::string type_name;
 };
@@ -63,34 +72,43 @@ struct Value {
 
 const char* kind_phrase(ConstKind kind) {
   switch (kind) {
-    case ConstKind::integer: return "an integer";
-    case ConstKind::floating: return "a floating-point value";
-    case ConstKind::fixed: return "a fixed-point value";
-    case ConstKind::character: return "a character";
-    case ConstKind::wide_character: return "a wide character";
-    case ConstKind::string: return "a string";
-    case ConstKind::wide_string: return "a wide string";
-    case ConstKind::boolean: return "a boolean";
-    case ConstKind::enumerator: return "an enumerator";
-    case ConstKind::none: break;
+    case ConstKind::integer:
+      return "an integer";
+    case ConstKind::floating:
+      return "a floating-point value";
+    case ConstKind::fixed:
+      return "a fixed-point value";
+    case ConstKind::character:
+      return "a character";
+    case ConstKind::wide_character:
+      return "a wide character";
+    case ConstKind::string:
+      return "a string";
+    case ConstKind::wide_string:
+      return "a wide string";
+    case ConstKind::boolean:
+      return "a boolean";
+    case ConstKind::enumerator:
+      return "an enumerator";
+    case ConstKind::none:
+      break;
   }
   return "nothing";
 }
 
 bool is_scope_kind(DeclKind k) {
-  return k == DeclKind::module || k == DeclKind::interface || k == DeclKind::value_type ||
-         k == DeclKind::struct_ || k == DeclKind::union_ || k == DeclKind::exception;
+  return k == DeclKind::module || k == DeclKind::interface || k == DeclKind::value_type || k == DeclKind::struct_ ||
+         k == DeclKind::union_ || k == DeclKind::exception;
 }
 
 bool is_type_kind(DeclKind k) {
-  return k == DeclKind::interface || k == DeclKind::value_type || k == DeclKind::value_box ||
-         k == DeclKind::struct_ || k == DeclKind::union_ || k == DeclKind::enum_ ||
-         k == DeclKind::typedef_ || k == DeclKind::native;
+  return k == DeclKind::interface || k == DeclKind::value_type || k == DeclKind::value_box || k == DeclKind::struct_ ||
+         k == DeclKind::union_ || k == DeclKind::enum_ || k == DeclKind::typedef_ || k == DeclKind::native;
 }
 
 bool has_repository_id(DeclKind k) {
-  return is_scope_kind(k) || is_type_kind(k) || k == DeclKind::constant ||
-         k == DeclKind::attribute || k == DeclKind::operation;
+  return is_scope_kind(k) || is_type_kind(k) || k == DeclKind::constant || k == DeclKind::attribute ||
+         k == DeclKind::operation;
 }
 
 const Declaration* canonical(const Declaration* d) {
@@ -100,8 +118,7 @@ const Declaration* canonical(const Declaration* d) {
 
 class Checker {
  public:
-  Checker(Diagnostics& diagnostics, CheckOptions options)
-      : diagnostics_(diagnostics), options_(options) {}
+  Checker(Diagnostics& diagnostics, CheckOptions options) : diagnostics_(diagnostics), options_(options) {}
 
   void run(Specification& spec) {
     root_ = &spec.root;
@@ -131,10 +148,8 @@ class Checker {
   void custom_valuetype_used(SourceLocation at, const std::string& name) {
     if (!current_in_main_) return;
     const std::string what = "custom valuetypes are not supported: " + name + " (custom marshaling)";
-    if (options_.generating)
-      error(at, what);
-    else
-      diagnostics_.warning(at, what + " (accepted for checking only)");
+    if (options_.generating) error(at, what);
+    else diagnostics_.warning(at, what + " (accepted for checking only)");
   }
   static bool is_custom_value(const Declaration* d) {
     return d != nullptr && d->kind == DeclKind::value_type && static_cast<const ValueType*>(d)->is_custom;
@@ -142,17 +157,14 @@ class Checker {
 
   // ------------------------------------------------------------ scopes and names
 
-  std::unordered_map<std::string, Declaration*>& table(const Declaration* scope) {
-    return scopes_[canonical(scope)];
-  }
+  std::unordered_map<std::string, Declaration*>& table(const Declaration* scope) { return scopes_[canonical(scope)]; }
 
   // Adds `d` to `scope`. Handles reopened modules and forward declarations; reports clashes.
   bool declare(Declaration& d, const Declaration* scope) {
     if (d.name.empty()) return false;
     if (scope != root_ && lower(scope->name) == lower(d.name) && d.kind != DeclKind::enumerator &&
         is_scope_kind(scope->kind)) {
-      error(d.location, "'" + d.name + "' clashes with the name of its enclosing scope '" +
-                            scope->name + "'");
+      error(d.location, "'" + d.name + "' clashes with the name of its enclosing scope '" + scope->name + "'");
       note(scope->location, "'" + scope->name + "' is declared here");
       return false;
     }
@@ -175,8 +187,7 @@ class Checker {
           auto& now = static_cast<Interface&>(d);
           auto& before = static_cast<Interface&>(*previous);
           if (now.is_abstract != before.is_abstract || now.is_local != before.is_local) {
-            error(d.location, "interface '" + d.name +
-                                  "' does not match its earlier declaration (abstract or local)");
+            error(d.location, "interface '" + d.name + "' does not match its earlier declaration (abstract or local)");
             note(previous->location, "earlier declaration is here");
             return false;
           }
@@ -191,7 +202,9 @@ class Checker {
           }
           break;
         }
-        case DeclKind::struct_: case DeclKind::union_: case DeclKind::value_type: {
+        case DeclKind::struct_:
+        case DeclKind::union_:
+        case DeclKind::value_type: {
           const bool now_forward = is_forward(d), before_forward = is_forward(*previous);
           if (now_forward) {
             set_definition(d, before_forward ? definition_of(*previous) : previous);
@@ -215,22 +228,32 @@ class Checker {
 
   static bool is_forward(const Declaration& d) {
     switch (d.kind) {
-      case DeclKind::interface: return static_cast<const Interface&>(d).forward;
-      case DeclKind::struct_: return static_cast<const Struct&>(d).forward;
-      case DeclKind::union_: return static_cast<const Union&>(d).forward;
-      case DeclKind::value_type: return static_cast<const ValueType&>(d).forward;
-      default: return false;
+      case DeclKind::interface:
+        return static_cast<const Interface&>(d).forward;
+      case DeclKind::struct_:
+        return static_cast<const Struct&>(d).forward;
+      case DeclKind::union_:
+        return static_cast<const Union&>(d).forward;
+      case DeclKind::value_type:
+        return static_cast<const ValueType&>(d).forward;
+      default:
+        return false;
     }
   }
   // The full declaration behind `d` (itself unless a forward one); nullptr when not yet defined.
   static Declaration* definition_of(Declaration& d) {
     if (!is_forward(d)) return &d;
     switch (d.kind) {
-      case DeclKind::interface: return static_cast<Interface&>(d).definition;
-      case DeclKind::struct_: return static_cast<Struct&>(d).definition;
-      case DeclKind::union_: return static_cast<Union&>(d).definition;
-      case DeclKind::value_type: return static_cast<ValueType&>(d).definition;
-      default: return &d;
+      case DeclKind::interface:
+        return static_cast<Interface&>(d).definition;
+      case DeclKind::struct_:
+        return static_cast<Struct&>(d).definition;
+      case DeclKind::union_:
+        return static_cast<Union&>(d).definition;
+      case DeclKind::value_type:
+        return static_cast<ValueType&>(d).definition;
+      default:
+        return &d;
     }
   }
   static void set_definition(Declaration& forward, Declaration* full) {
@@ -244,7 +267,8 @@ class Checker {
       case DeclKind::value_type:
         static_cast<ValueType&>(forward).definition = static_cast<ValueType*>(full);
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -282,25 +306,20 @@ class Checker {
     if (name.absolute) {
       found = find_in(root_, first);
     } else {
-      for (const Declaration* s = from; s != nullptr && found == nullptr; s = s->parent)
-        found = find_in(s, first);
+      for (const Declaration* s = from; s != nullptr && found == nullptr; s = s->parent) found = find_in(s, first);
     }
     std::size_t i = 0;
     while (true) {
       if (found == nullptr) {
         if (report) {
-          if (i == 0)
-            error(name.location, "undefined name '" + name.text() + "'");
-          else
-            error(name.location, "'" + name.parts[i] + "' is not declared in '" +
-                                     name.parts[i - 1] + "'");
+          if (i == 0) error(name.location, "undefined name '" + name.text() + "'");
+          else error(name.location, "'" + name.parts[i] + "' is not declared in '" + name.parts[i - 1] + "'");
         }
         return nullptr;
       }
       if (found->name != name.parts[i]) {
         if (report) {
-          error(name.location, "'" + name.parts[i] + "' does not match the case of '" +
-                                   found->name +
+          error(name.location, "'" + name.parts[i] + "' does not match the case of '" + found->name +
                                    "' (IDL names that differ only in case are the same name)");
           note(found->location, "'" + found->name + "' is declared here");
         }
@@ -310,8 +329,7 @@ class Checker {
       Declaration* scope = definition_of(*found);
       if (scope == nullptr || !is_scope_kind(scope->kind)) {
         if (report)
-          error(name.location, "'" + found->name + "' is not a scope, so '" + name.text() +
-                                   "' names nothing");
+          error(name.location, "'" + found->name + "' is not a scope, so '" + name.text() + "' names nothing");
         return nullptr;
       }
       found = find_in(scope, lower(name.parts[i]));
@@ -389,8 +407,7 @@ class Checker {
         Declaration* target = lookup(d.target, scope);
         if (target == nullptr) return;
         if (!is_scope_kind(target->kind) && !is_type_kind(target->kind)) {
-          error(d.target.location, "typeprefix needs a module or a type, and '" +
-                                       d.target.text() + "' is neither");
+          error(d.target.location, "typeprefix needs a module or a type, and '" + d.target.text() + "' is neither");
           return;
         }
         type_prefixes_[canonical(target)] = d.value;
@@ -409,13 +426,11 @@ class Checker {
           return;
         }
         if (d.value.find(':') == std::string::npos || d.value.front() == ':') {
-          error(d.location, "'" + d.value +
-                                "' is not a repository id (expected a form like IDL:name:1.0)");
+          error(d.location, "'" + d.value + "' is not a repository id (expected a form like IDL:name:1.0)");
           return;
         }
         if (target->id_fixed && target->repository_id != d.value) {
-          error(d.location, "repository id of '" + d.target.text() + "' is already '" +
-                                target->repository_id + "'");
+          error(d.location, "repository id of '" + d.target.text() + "' is already '" + target->repository_id + "'");
           return;
         }
         target->repository_id = d.value;
@@ -431,8 +446,8 @@ class Checker {
           return;
         }
         if (id.rfind("IDL:", 0) != 0) {
-          error(d.location, "#pragma version cannot apply to '" + d.target.text() +
-                                "', whose repository id '" + id + "' is not in IDL format");
+          error(d.location, "#pragma version cannot apply to '" + d.target.text() + "', whose repository id '" + id +
+                                "' is not in IDL format");
           return;
         }
         const std::size_t colon = id.rfind(':');
@@ -442,8 +457,8 @@ class Checker {
           return;
         }
         if (target->id_fixed && old_version != d.value) {
-          error(d.location, "repository id of '" + d.target.text() +
-                                "' was set by #pragma ID; its version cannot change");
+          error(d.location,
+                "repository id of '" + d.target.text() + "' was set by #pragma ID; its version cannot change");
           return;
         }
         id = id.substr(0, colon + 1) + d.value;
@@ -506,14 +521,13 @@ class Checker {
         ok = ok && non_negative(type.scale_expr.get(), scope, scale);
         if (!ok) return false;
         if (digits > 31) {
-          error(type.digits_expr->location, "fixed-point types have at most 31 digits, not " +
-                                                std::to_string(digits));
+          error(type.digits_expr->location, "fixed-point types have at most 31 digits, not " + std::to_string(digits));
           return false;
         }
         if (scale > digits) {
           error(type.scale_expr->location, "the scale " + std::to_string(scale) +
-                                               " of a fixed-point type exceeds its " +
-                                               std::to_string(digits) + " digits");
+                                               " of a fixed-point type exceeds its " + std::to_string(digits) +
+                                               " digits");
           return false;
         }
         type.digits = static_cast<std::uint32_t>(digits);
@@ -541,8 +555,7 @@ class Checker {
     Declaration* d = type.resolved;
     if (!is_type_kind(d->kind)) {
       error(type.name.location, "'" + type.name.text() + "' is not a type (it is " +
-                                    (d->kind == DeclKind::enumerator ? "an " : "a ") +
-                                    decl_kind_name(d->kind) + ")");
+                                    (d->kind == DeclKind::enumerator ? "an " : "a ") + decl_kind_name(d->kind) + ")");
       type.resolved = nullptr;
       return false;
     }
@@ -557,8 +570,7 @@ class Checker {
     if (!use.in_sequence && is_incomplete(d)) {
       Declaration* full = definition_of(*d);
       if (full != nullptr)
-        error(type.name.location, "'" + type.name.text() + "' is used recursively; a " +
-                                      decl_kind_name(d->kind) +
+        error(type.name.location, "'" + type.name.text() + "' is used recursively; a " + decl_kind_name(d->kind) +
                                       " can contain itself only through a sequence");
       else
         error(type.name.location, "'" + type.name.text() +
@@ -586,8 +598,7 @@ class Checker {
       t.type_name = "fixed";
       return t;
     }
-    if (real->kind == TypeKind::named && real->resolved != nullptr &&
-        real->resolved->kind == DeclKind::enum_) {
+    if (real->kind == TypeKind::named && real->resolved != nullptr && real->resolved->kind == DeclKind::enum_) {
       t.category = Category::enumeration;
       t.enumeration = static_cast<const Enum*>(real->resolved);
       t.type_name = real->resolved->name;
@@ -602,36 +613,76 @@ class Checker {
       t.is_signed = is_signed;
     };
     switch (real->basic) {
-      case BasicType::short_: integer(-32768, 32767, true); break;
-      case BasicType::long_: integer(INT32_MIN, INT32_MAX, true); break;
-      case BasicType::long_long: integer(INT64_MIN, INT64_MAX, true); break;
-      case BasicType::unsigned_short: integer(0, 65535, false); break;
-      case BasicType::unsigned_long: integer(0, UINT32_MAX, false); break;
-      case BasicType::unsigned_long_long: integer(0, UINT64_MAX, false); break;
-      case BasicType::octet: integer(0, 255, false); break;
-      case BasicType::float_: t.category = Category::floating; t.float_max = FLT_MAX; break;
-      case BasicType::double_: t.category = Category::floating; t.float_max = DBL_MAX; break;
-      case BasicType::long_double: t.category = Category::floating; t.float_max = LDBL_MAX; break;
-      case BasicType::char_: t.category = Category::character; break;
-      case BasicType::wchar: t.category = Category::wide_character; break;
-      case BasicType::boolean: t.category = Category::boolean; break;
-      default: break;
+      case BasicType::short_:
+        integer(-32768, 32767, true);
+        break;
+      case BasicType::long_:
+        integer(INT32_MIN, INT32_MAX, true);
+        break;
+      case BasicType::long_long:
+        integer(INT64_MIN, INT64_MAX, true);
+        break;
+      case BasicType::unsigned_short:
+        integer(0, 65535, false);
+        break;
+      case BasicType::unsigned_long:
+        integer(0, UINT32_MAX, false);
+        break;
+      case BasicType::unsigned_long_long:
+        integer(0, UINT64_MAX, false);
+        break;
+      case BasicType::octet:
+        integer(0, 255, false);
+        break;
+      case BasicType::float_:
+        t.category = Category::floating;
+        t.float_max = FLT_MAX;
+        break;
+      case BasicType::double_:
+        t.category = Category::floating;
+        t.float_max = DBL_MAX;
+        break;
+      case BasicType::long_double:
+        t.category = Category::floating;
+        t.float_max = LDBL_MAX;
+        break;
+      case BasicType::char_:
+        t.category = Category::character;
+        break;
+      case BasicType::wchar:
+        t.category = Category::wide_character;
+        break;
+      case BasicType::boolean:
+        t.category = Category::boolean;
+        break;
+      default:
+        break;
     }
     return t;
   }
 
   static ConstKind expected_kind(Category c) {
     switch (c) {
-      case Category::integer: return ConstKind::integer;
-      case Category::floating: return ConstKind::floating;
-      case Category::fixed: return ConstKind::fixed;
-      case Category::character: return ConstKind::character;
-      case Category::wide_character: return ConstKind::wide_character;
-      case Category::boolean: return ConstKind::boolean;
-      case Category::string: return ConstKind::string;
-      case Category::wide_string: return ConstKind::wide_string;
-      case Category::enumeration: return ConstKind::enumerator;
-      case Category::invalid: break;
+      case Category::integer:
+        return ConstKind::integer;
+      case Category::floating:
+        return ConstKind::floating;
+      case Category::fixed:
+        return ConstKind::fixed;
+      case Category::character:
+        return ConstKind::character;
+      case Category::wide_character:
+        return ConstKind::wide_character;
+      case Category::boolean:
+        return ConstKind::boolean;
+      case Category::string:
+        return ConstKind::string;
+      case Category::wide_string:
+        return ConstKind::wide_string;
+      case Category::enumeration:
+        return ConstKind::enumerator;
+      case Category::invalid:
+        break;
     }
     return ConstKind::none;
   }
@@ -663,8 +714,7 @@ class Checker {
   }
 
   // Evaluates `e` for a constant of `target`. nullopt: reported.
-  std::optional<Value> evaluate(const Expr* e, Declaration* scope, const Target& target,
-                                int depth = 0) {
+  std::optional<Value> evaluate(const Expr* e, Declaration* scope, const Target& target, int depth = 0) {
     if (depth > 200) {
       error(e->location, "constant expression nested too deeply");
       return std::nullopt;
@@ -672,8 +722,7 @@ class Checker {
     Value v;
     const auto mismatch = [&](ConstKind found) -> std::optional<Value> {
       error(e->location, std::string("expected ") + kind_phrase(expected_kind(target.category)) +
-                             " for a constant of type '" + target.type_name + "', found " +
-                             kind_phrase(found));
+                             " for a constant of type '" + target.type_name + "', found " + kind_phrase(found));
       return std::nullopt;
     };
     switch (e->kind) {
@@ -701,15 +750,13 @@ class Checker {
         return v;
       case ExprKind::char_literal:
       case ExprKind::wide_char_literal:
-        v.kind = e->kind == ExprKind::char_literal ? ConstKind::character
-                                                   : ConstKind::wide_character;
+        v.kind = e->kind == ExprKind::char_literal ? ConstKind::character : ConstKind::wide_character;
         v.character = e->character;
         if (target.category == Category::wide_character) {
           v.kind = ConstKind::wide_character;
           return v;
         }
-        if (target.category != Category::character || v.kind != ConstKind::character)
-          return mismatch(v.kind);
+        if (target.category != Category::character || v.kind != ConstKind::character) return mismatch(v.kind);
         if (v.character > 0xFF) {
           error(e->location, "character does not fit in a char");
           return std::nullopt;
@@ -723,8 +770,7 @@ class Checker {
           v.kind = ConstKind::wide_string;
           return v;
         }
-        if (target.category != Category::string || v.kind != ConstKind::string)
-          return mismatch(v.kind);
+        if (target.category != Category::string || v.kind != ConstKind::string) return mismatch(v.kind);
         return v;
       case ExprKind::boolean_literal:
         if (target.category != Category::boolean) return mismatch(ConstKind::boolean);
@@ -739,16 +785,14 @@ class Checker {
           v.enumerator = static_cast<const Enumerator*>(d);
           if (target.category != Category::enumeration) return mismatch(v.kind);
           if (v.enumerator->owner != target.enumeration) {
-            error(e->location, "'" + e->name.text() + "' is not an enumerator of '" +
-                                   target.type_name + "'");
+            error(e->location, "'" + e->name.text() + "' is not an enumerator of '" + target.type_name + "'");
             return std::nullopt;
           }
           return v;
         }
         if (d->kind != DeclKind::constant) {
           error(e->location, "'" + e->name.text() + "' is not a constant (it is " +
-                                 (d->kind == DeclKind::interface ? "an " : "a ") +
-                                 decl_kind_name(d->kind) + ")");
+                                 (d->kind == DeclKind::interface ? "an " : "a ") + decl_kind_name(d->kind) + ")");
           return std::nullopt;
         }
         const auto* c = static_cast<const Constant*>(d);
@@ -771,8 +815,7 @@ class Checker {
         }
         if (v.kind != expected_kind(target.category)) return mismatch(v.kind);
         if (v.kind == ConstKind::enumerator && v.enumerator->owner != target.enumeration) {
-          error(e->location, "'" + e->name.text() + "' is not an enumerator of '" +
-                                 target.type_name + "'");
+          error(e->location, "'" + e->name.text() + "' is not an enumerator of '" + target.type_name + "'");
           return std::nullopt;
         }
         return v;
@@ -824,8 +867,7 @@ class Checker {
             }
             if (op == ">>") r = x >> static_cast<int>(y);
             else {
-              if (x > (int_max >> static_cast<int>(y)) || x < (int_min >> static_cast<int>(y)))
-                return overflow(e);
+              if (x > (int_max >> static_cast<int>(y)) || x < (int_min >> static_cast<int>(y))) return overflow(e);
               r = x << static_cast<int>(y);
             }
           } else if (op == "&") r = x & y;
@@ -878,9 +920,8 @@ class Checker {
     switch (target.category) {
       case Category::integer:
         if (v->integer < target.min || v->integer > target.max) {
-          error(e->location, "value " + to_string(v->integer) + " is out of range for type '" +
-                                 target.type_name + "' (" + to_string(target.min) + ".." +
-                                 to_string(target.max) + ")");
+          error(e->location, "value " + to_string(v->integer) + " is out of range for type '" + target.type_name +
+                                 "' (" + to_string(target.min) + ".." + to_string(target.max) + ")");
           return std::nullopt;
         }
         break;
@@ -893,9 +934,8 @@ class Checker {
       case Category::string:
       case Category::wide_string:
         if (target.bound != 0 && v->text.size() > target.bound) {
-          error(e->location, "string of " + std::to_string(v->text.size()) +
-                                 " characters exceeds the bound " + std::to_string(target.bound) +
-                                 " of type '" + target.type_name + "'");
+          error(e->location, "string of " + std::to_string(v->text.size()) + " characters exceeds the bound " +
+                                 std::to_string(target.bound) + " of type '" + target.type_name + "'");
           return std::nullopt;
         }
         break;
@@ -924,8 +964,7 @@ class Checker {
     std::optional<Value> v = evaluate(e, scope, t);
     if (!v) return false;
     if (v->integer < 1 || v->integer > UINT32_MAX) {
-      error(e->location, std::string("the ") + what + " must be a positive integer, not " +
-                             to_string(v->integer));
+      error(e->location, std::string("the ") + what + " must be a positive integer, not " + to_string(v->integer));
       return false;
     }
     out = static_cast<std::uint64_t>(v->integer);
@@ -970,8 +1009,12 @@ class Checker {
         leave_scope(&m);
         break;
       }
-      case DeclKind::interface: check_interface(static_cast<Interface&>(d), scope); break;
-      case DeclKind::value_type: check_value_type(static_cast<ValueType&>(d), scope); break;
+      case DeclKind::interface:
+        check_interface(static_cast<Interface&>(d), scope);
+        break;
+      case DeclKind::value_type:
+        check_value_type(static_cast<ValueType&>(d), scope);
+        break;
       case DeclKind::value_box: {
         auto& box = static_cast<ValueBox&>(d);
         declare(box, scope);
@@ -981,8 +1024,12 @@ class Checker {
         inside_value_ = saved;
         break;
       }
-      case DeclKind::struct_: check_struct(static_cast<Struct&>(d), scope); break;
-      case DeclKind::union_: check_union(static_cast<Union&>(d), scope); break;
+      case DeclKind::struct_:
+        check_struct(static_cast<Struct&>(d), scope);
+        break;
+      case DeclKind::union_:
+        check_union(static_cast<Union&>(d), scope);
+        break;
       case DeclKind::exception: {
         auto& e = static_cast<Exception&>(d);
         declare(e, scope);
@@ -1004,10 +1051,18 @@ class Checker {
         declare(t, scope);
         break;
       }
-      case DeclKind::native: declare(d, scope); break;
-      case DeclKind::constant: check_constant(static_cast<Constant&>(d), scope); break;
-      case DeclKind::attribute: check_attribute(static_cast<Attribute&>(d), scope); break;
-      case DeclKind::operation: check_operation(static_cast<Operation&>(d), scope); break;
+      case DeclKind::native:
+        declare(d, scope);
+        break;
+      case DeclKind::constant:
+        check_constant(static_cast<Constant&>(d), scope);
+        break;
+      case DeclKind::attribute:
+        check_attribute(static_cast<Attribute&>(d), scope);
+        break;
+      case DeclKind::operation:
+        check_operation(static_cast<Operation&>(d), scope);
+        break;
       case DeclKind::state_member: {
         auto& m = static_cast<StateMember&>(d);
         check_type(*m.type, scope, TypeUse{});
@@ -1043,8 +1098,7 @@ class Checker {
       }
       if (b->kind != DeclKind::interface) {
         error(name.location, "'" + name.text() + "' is not an interface (it is " +
-                                 (b->kind == DeclKind::enum_ ? "an " : "a ") +
-                                 decl_kind_name(b->kind) + ")");
+                                 (b->kind == DeclKind::enum_ ? "an " : "a ") + decl_kind_name(b->kind) + ")");
         continue;
       }
       auto* base = static_cast<Interface*>(b);
@@ -1060,13 +1114,13 @@ class Checker {
         continue;
       }
       if (i.is_abstract && !base->is_abstract) {
-        error(name.location, "abstract interface '" + i.name +
-                                 "' cannot inherit from non-abstract interface '" + name.text() + "'");
+        error(name.location,
+              "abstract interface '" + i.name + "' cannot inherit from non-abstract interface '" + name.text() + "'");
         continue;
       }
       if (!i.is_local && base->is_local) {
-        error(name.location, "interface '" + i.name + "' must be local to inherit from local interface '" +
-                                 name.text() + "'");
+        error(name.location,
+              "interface '" + i.name + "' must be local to inherit from local interface '" + name.text() + "'");
         continue;
       }
       i.bases.push_back(base);
@@ -1076,8 +1130,7 @@ class Checker {
     std::set<const Interface*> visited;
     std::vector<const Interface*> pending(i.bases.begin(), i.bases.end());
     bool clash = false;
-    for (std::size_t next_base = 0; next_base < pending.size() && visited.size() < 100000;
-         ++next_base) {
+    for (std::size_t next_base = 0; next_base < pending.size() && visited.size() < 100000; ++next_base) {
       const Interface* b = pending[next_base];  // breadth first, in declaration order
       if (!visited.insert(b).second) continue;
       for (const auto& member : b->definitions) {
@@ -1085,8 +1138,8 @@ class Checker {
         auto [it, inserted] = inherited.emplace(lower(member->name), std::make_pair(member.get(), b));
         if (!inserted && it->second.first != member.get() && !clash) {
           error(i.location, "interface '" + i.name + "' inherits '" + member->name + "' from both '" +
-                                it->second.second->scoped_name().substr(2) + "' and '" +
-                                b->scoped_name().substr(2) + "'");
+                                it->second.second->scoped_name().substr(2) + "' and '" + b->scoped_name().substr(2) +
+                                "'");
           clash = true;
         }
       }
@@ -1103,8 +1156,8 @@ class Checker {
     auto it = inherited_.find(lower(d.name));
     if (it == inherited_.end()) return;
     error(d.location, std::string(decl_kind_name(d.kind)) + " '" + d.name + "' clashes with '" +
-                          it->second.first->name + "' inherited from '" +
-                          it->second.second->scoped_name().substr(2) + "'");
+                          it->second.first->name + "' inherited from '" + it->second.second->scoped_name().substr(2) +
+                          "'");
   }
 
   void check_value_type(ValueType& v, Declaration* scope) {
@@ -1136,8 +1189,7 @@ class Checker {
       Declaration* b = lookup(name, scope);
       if (b != nullptr && b->kind != DeclKind::interface)
         error(name.location, "'" + name.text() + "' is not an interface");
-      else if (b != nullptr)
-        v.supports.push_back(static_cast<Interface*>(b));
+      else if (b != nullptr) v.supports.push_back(static_cast<Interface*>(b));
     }
     const bool saved = inside_value_;
     inside_value_ = true;
@@ -1182,13 +1234,11 @@ class Checker {
       const TypeSpec* real = unalias(u.discriminator.get());
       const bool octet_or_integer = target.category == Category::integer;
       const bool allowed = octet_or_integer || target.category == Category::character ||
-                           target.category == Category::wide_character ||
-                           target.category == Category::boolean ||
+                           target.category == Category::wide_character || target.category == Category::boolean ||
                            target.category == Category::enumeration;
       if (!allowed || real == nullptr) {
-        error(u.discriminator->location,
-              "the discriminator of union '" + u.name +
-                  "' must be an integer, char, wchar, boolean, octet or enum type");
+        error(u.discriminator->location, "the discriminator of union '" + u.name +
+                                             "' must be an integer, char, wchar, boolean, octet or enum type");
         target.category = Category::invalid;
       }
     }
@@ -1250,10 +1300,10 @@ class Checker {
     if (!type_ok) return;
     Target target = target_of(*c.type);
     if (target.category == Category::invalid) {
-      error(c.type->location, "a constant cannot have type '" +
-                                  (c.type->kind == TypeKind::named ? c.type->name.text()
-                                                                   : std::string(basic_type_name(c.type->basic))) +
-                                  "'");
+      error(c.type->location,
+            "a constant cannot have type '" +
+                (c.type->kind == TypeKind::named ? c.type->name.text() : std::string(basic_type_name(c.type->basic))) +
+                "'");
       return;
     }
     std::optional<Value> v = constant_value(c.expr.get(), scope, target);
@@ -1280,8 +1330,7 @@ class Checker {
         if (it->second->name != p->name)
           error(p->location, "parameter '" + p->name + "' clashes with '" + it->second->name +
                                  "' (IDL names that differ only in case are the same name)");
-        else
-          error(p->location, "parameter '" + p->name + "' is declared twice");
+        else error(p->location, "parameter '" + p->name + "' is declared twice");
       }
     }
   }
@@ -1295,19 +1344,15 @@ class Checker {
       if (check_exception(name, scope, &e)) op.raises.push_back(e);
     }
     if (op.oneway) {
-      const bool is_void = op.return_type->kind == TypeKind::basic &&
-                           op.return_type->basic == BasicType::void_;
-      if (!is_void)
-        error(op.return_type->location, "oneway operation '" + op.name + "' must return void");
+      const bool is_void = op.return_type->kind == TypeKind::basic && op.return_type->basic == BasicType::void_;
+      if (!is_void) error(op.return_type->location, "oneway operation '" + op.name + "' must return void");
       for (auto& p : op.parameters)
         if (p->direction != ParameterDirection::in) {
-          error(p->location, "oneway operation '" + op.name +
-                                 "' can have only 'in' parameters");
+          error(p->location, "oneway operation '" + op.name + "' can have only 'in' parameters");
           break;
         }
       if (!op.raises_names.empty())
-        error(op.raises_names.front().location,
-              "oneway operation '" + op.name + "' cannot raise user exceptions");
+        error(op.raises_names.front().location, "oneway operation '" + op.name + "' cannot raise user exceptions");
     }
     for (const std::string& context : op.contexts) {
       bool ok = !context.empty() && std::isalpha(static_cast<unsigned char>(context[0]));

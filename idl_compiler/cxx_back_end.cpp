@@ -176,11 +176,11 @@ void Generator::source(const DeclarationList& list) {
           break;
         }
         source_.add("", tables->lookups);
-        source_.add(namespace_of(i), fill(interface_template,
-                                          {{"interface", i.scoped_name()},
-                                           {"stubs", stub_definitions(i, entries, operation_indices_)},
-                                           {"skeletons", skeleton_definitions(i, entries)},
-                                           {"tables", tables->tables}}));
+        source_.add(namespace_of(i),
+                    fill(interface_template, {{"interface", i.scoped_name()},
+                                              {"stubs", stub_definitions(i, entries, operation_indices_)},
+                                              {"skeletons", skeleton_definitions(i, entries)},
+                                              {"tables", tables->tables}}));
         break;
       }
       default:
@@ -206,21 +206,21 @@ bool Generator::run() {
   if (tables_.perfect_hash && !tables_.fast_perfect_hash) {
     tables_.gperf = find_gperf();
     if (tables_.gperf.empty()) {
-      diagnostics_.error({}, "gperf not found (set SYIDL_GPERF or install GNU gperf); -H linear, dynamic, "
-                             "active or perfect-fast do not need it");
+      diagnostics_.error({},
+                         "gperf not found (set SYIDL_GPERF or install GNU gperf); -H linear, dynamic, "
+                         "active or perfect-fast do not need it");
       return false;
     }
   }
   const std::filesystem::path idl_path(options_.main_file);
   const std::string stem = idl_path.stem().string();
-  const std::string header = header_file(specification_, {idl_path.filename().string(),
-                                                          included_headers(specification_), tables_.perfect_hash});
+  const std::string header = header_file(
+      specification_, {idl_path.filename().string(), included_headers(specification_), tables_.perfect_hash});
   source(specification_.root.definitions);
   type_codes(specification_.root.definitions);
   if (failed_) return false;
-  const std::string source = fill(source_template, {{"idl_file", idl_path.filename().string()},
-                                                    {"stem", stem},
-                                                    {"definitions", source_.finish()}});
+  const std::string source = fill(
+      source_template, {{"idl_file", idl_path.filename().string()}, {"stem", stem}, {"definitions", source_.finish()}});
 
   std::error_code ec;
   std::filesystem::create_directories(options_.output_dir, ec);
@@ -239,8 +239,7 @@ bool Generator::run() {
 class CxxBackEnd final : public BackEnd {
  public:
   const char* name() const override { return "c++"; }
-  bool generate(const Specification& specification, const BackEndOptions& options,
-                Diagnostics& diagnostics) override {
+  bool generate(const Specification& specification, const BackEndOptions& options, Diagnostics& diagnostics) override {
     Generator generator(specification, options, diagnostics);
     return generator.run();
   }

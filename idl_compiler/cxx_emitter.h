@@ -42,7 +42,7 @@ class NamespacedCode {
  private:
   void close();  // ends the open namespace, if any
   std::string text_;
-  std::string open_;  // the namespace the last piece is in
+  std::string open_;   // the namespace the last piece is in
   bool empty_ = true;  // no piece since the last close
 };
 

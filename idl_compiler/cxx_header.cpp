@@ -189,11 +189,15 @@ class ${name}_skeleton : public ::switchyard::servant {
 // Union label bookkeeping: a key per discriminator value, to find an unused default.
 std::int64_t label_key(const ConstValue& v) {
   switch (v.kind) {
-    case ConstKind::enumerator: return v.enumerator != nullptr ? v.enumerator->value : 0;
-    case ConstKind::boolean: return v.boolean ? 1 : 0;
+    case ConstKind::enumerator:
+      return v.enumerator != nullptr ? v.enumerator->value : 0;
+    case ConstKind::boolean:
+      return v.boolean ? 1 : 0;
     case ConstKind::character:
-    case ConstKind::wide_character: return v.character;
-    default: return v.negative ? v.signed_integer : static_cast<std::int64_t>(v.unsigned_integer | v.signed_integer);
+    case ConstKind::wide_character:
+      return v.character;
+    default:
+      return v.negative ? v.signed_integer : static_cast<std::int64_t>(v.unsigned_integer | v.signed_integer);
   }
 }
 
@@ -358,9 +362,8 @@ std::string HeaderWriter::union_definition(const Union& u) {
     domain = 256;
   }
   std::optional<std::string> free_value;
-  for (std::int64_t k = 0; static_cast<std::size_t>(k) <= used.size() + 1 &&
-                           (domain == 0 || static_cast<std::size_t>(k) < domain);
-       ++k) {
+  for (std::int64_t k = 0;
+       static_cast<std::size_t>(k) <= used.size() + 1 && (domain == 0 || static_cast<std::size_t>(k) < domain); ++k) {
     if (used.count(k)) continue;
     ConstValue v;
     if (en != nullptr) {
@@ -390,15 +393,15 @@ std::string HeaderWriter::union_definition(const Union& u) {
   for (std::size_t k = 0; k < u.cases.size(); ++k) {
     const Member& m = *u.cases[k].member;
     const std::string type = member_type_name(*m.type, u, order_);
-    accessors += fill(union_accessors_template, {{"type", type},
-                                                 {"member", identifier(m.name)},
-                                                 {"index", std::to_string(k + 1)},
-                                                 {"label", first_label(k)}});
+    accessors += fill(
+        union_accessors_template,
+        {{"type", type}, {"member", identifier(m.name)}, {"index", std::to_string(k + 1)}, {"label", first_label(k)}});
     alternatives += ", " + type;
     std::string condition;
     for (const auto& l : u.cases[k].labels)
       if (!l.is_default)
-        condition += (condition.empty() ? "" : " || ") + std::string("d == ") + label_literal(*u.discriminator, l.value);
+        condition +=
+            (condition.empty() ? "" : " || ") + std::string("d == ") + label_literal(*u.discriminator, l.value);
     if (!condition.empty()) branches += "if (" + condition + ") return " + std::to_string(k + 1) + ";\n";
   }
   std::string implicit_default;
@@ -445,9 +448,8 @@ std::string HeaderWriter::interface_definition(const Interface& i) {
             {"name", name},
             {"operations", skeleton_operations},
             {"dispatchers", dispatchers},
-            {"perfect_lookup", options_.perfect_hash
-                                   ? "static int _perfect_lookup(const char* name, std::size_t length) noexcept;"
-                                   : ""},
+            {"perfect_lookup",
+             options_.perfect_hash ? "static int _perfect_lookup(const char* name, std::size_t length) noexcept;" : ""},
             {"operation_count", std::to_string(std::max<std::size_t>(entries.size(), 1))},
             {"repository_id_count", std::to_string(ancestors.size() + 1)}});
   return stub + skeleton;
@@ -470,10 +472,11 @@ std::string header_file(const Specification& specification, const HeaderOptions&
   for (const std::string& name : options.includes) includes += "#include \"" + name + ".h\"\n";
   if (!includes.empty()) includes += "\n";
   HeaderWriter writer(specification, options);
-  return fill(file_template, {{"idl_file", options.idl_file},
-                              {"value_include", declares_values(specification.root) ? "#include <switchyard/value.h>\n" : ""},
-                              {"includes", includes},
-                              {"declarations", writer.declarations(specification.root.definitions, false)}});
+  return fill(file_template,
+              {{"idl_file", options.idl_file},
+               {"value_include", declares_values(specification.root) ? "#include <switchyard/value.h>\n" : ""},
+               {"includes", includes},
+               {"declarations", writer.declarations(specification.root.definitions, false)}});
 }
 
 }  // namespace switchyard::idl::cxx

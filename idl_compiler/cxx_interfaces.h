@@ -13,8 +13,8 @@ namespace switchyard::idl::cxx {
 
 // One entry of an interface's operation table: an operation, or an attribute's getter or setter.
 struct OperationEntry {
-  std::string wire_name;      // the name in a request: "greet", "_get_label", "_set_label"
-  std::string dispatch_name;  // the skeleton's function: "_dispatch_greet", "_dispatch_get_label"
+  std::string wire_name;                 // the name in a request: "greet", "_get_label", "_set_label"
+  std::string dispatch_name;             // the skeleton's function: "_dispatch_greet", "_dispatch_get_label"
   const Operation* operation = nullptr;  // or
   const Attribute* attribute = nullptr;
   bool setter = false;

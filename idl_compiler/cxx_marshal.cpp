@@ -9,45 +9,74 @@ namespace {
 
 const char* write_method(BasicType b) {
   switch (b) {
-    case BasicType::short_: return "write_short";
-    case BasicType::long_: return "write_long";
-    case BasicType::long_long: return "write_longlong";
-    case BasicType::unsigned_short: return "write_ushort";
-    case BasicType::unsigned_long: return "write_ulong";
-    case BasicType::unsigned_long_long: return "write_ulonglong";
-    case BasicType::float_: return "write_float";
-    case BasicType::double_: return "write_double";
-    case BasicType::long_double: return "write_longdouble";
-    case BasicType::char_: return "write_char";
-    case BasicType::wchar: return "write_wchar";
-    case BasicType::boolean: return "write_boolean";
-    case BasicType::octet: return "write_octet";
-    default: return nullptr;
+    case BasicType::short_:
+      return "write_short";
+    case BasicType::long_:
+      return "write_long";
+    case BasicType::long_long:
+      return "write_longlong";
+    case BasicType::unsigned_short:
+      return "write_ushort";
+    case BasicType::unsigned_long:
+      return "write_ulong";
+    case BasicType::unsigned_long_long:
+      return "write_ulonglong";
+    case BasicType::float_:
+      return "write_float";
+    case BasicType::double_:
+      return "write_double";
+    case BasicType::long_double:
+      return "write_longdouble";
+    case BasicType::char_:
+      return "write_char";
+    case BasicType::wchar:
+      return "write_wchar";
+    case BasicType::boolean:
+      return "write_boolean";
+    case BasicType::octet:
+      return "write_octet";
+    default:
+      return nullptr;
   }
 }
 
 const char* read_method(BasicType b) {
   switch (b) {
-    case BasicType::short_: return "read_short";
-    case BasicType::long_: return "read_long";
-    case BasicType::long_long: return "read_longlong";
-    case BasicType::unsigned_short: return "read_ushort";
-    case BasicType::unsigned_long: return "read_ulong";
-    case BasicType::unsigned_long_long: return "read_ulonglong";
-    case BasicType::float_: return "read_float";
-    case BasicType::double_: return "read_double";
-    case BasicType::long_double: return "read_longdouble";
-    case BasicType::char_: return "read_char";
-    case BasicType::wchar: return "read_wchar";
-    case BasicType::boolean: return "read_boolean";
-    case BasicType::octet: return "read_octet";
-    default: return nullptr;
+    case BasicType::short_:
+      return "read_short";
+    case BasicType::long_:
+      return "read_long";
+    case BasicType::long_long:
+      return "read_longlong";
+    case BasicType::unsigned_short:
+      return "read_ushort";
+    case BasicType::unsigned_long:
+      return "read_ulong";
+    case BasicType::unsigned_long_long:
+      return "read_ulonglong";
+    case BasicType::float_:
+      return "read_float";
+    case BasicType::double_:
+      return "read_double";
+    case BasicType::long_double:
+      return "read_longdouble";
+    case BasicType::char_:
+      return "read_char";
+    case BasicType::wchar:
+      return "read_wchar";
+    case BasicType::boolean:
+      return "read_boolean";
+    case BasicType::octet:
+      return "read_octet";
+    default:
+      return nullptr;
   }
 }
 
 std::string bad_param(const std::string& what) {
   return "throw ::switchyard::SystemException(::switchyard::SystemExceptionKind::BAD_PARAM, 0, "
-         "::switchyard::CompletionStatus::no, \"" + what + "\");";
+         "::switchyard::CompletionStatus::no, \"" +
+         what + "\");";
 }
 
 std::string marshal_error(const std::string& minor, const std::string& what) {
@@ -108,10 +137,8 @@ void write_array_dims(std::string& code, const TypeSpec& array, std::size_t dim,
     }
   const std::string i = "_i" + d(depth);
   code += indent + "for (std::size_t " + i + " = 0; " + i + " < " + std::to_string(n) + "; ++" + i + ") {\n";
-  if (last)
-    write_value(code, *array.element, expr + "[" + i + "]", indent + "  ", depth + 1);
-  else
-    write_array_dims(code, array, dim + 1, expr + "[" + i + "]", indent + "  ", depth + 1);
+  if (last) write_value(code, *array.element, expr + "[" + i + "]", indent + "  ", depth + 1);
+  else write_array_dims(code, array, dim + 1, expr + "[" + i + "]", indent + "  ", depth + 1);
   code += indent + "}\n";
 }
 
@@ -131,10 +158,8 @@ void read_array_dims(std::string& code, const TypeSpec& array, std::size_t dim, 
     }
   const std::string i = "_i" + d(depth);
   code += indent + "for (std::size_t " + i + " = 0; " + i + " < " + std::to_string(n) + "; ++" + i + ") {\n";
-  if (last)
-    read_value(code, *array.element, target + "[" + i + "]", indent + "  ", depth + 1);
-  else
-    read_array_dims(code, array, dim + 1, target + "[" + i + "]", indent + "  ", depth + 1);
+  if (last) read_value(code, *array.element, target + "[" + i + "]", indent + "  ", depth + 1);
+  else read_array_dims(code, array, dim + 1, target + "[" + i + "]", indent + "  ", depth + 1);
   code += indent + "}\n";
 }
 
@@ -149,8 +174,7 @@ void fixed_write(std::string& code, const FixedLayout& layout, const std::string
     std::size_t end = 0;
     for (std::size_t k = 0; k < layout.leaves.size(); ++k) {
       if (p.offsets[k] > end)
-        code += in + "std::memset(_p + " + std::to_string(end) + ", 0, " + std::to_string(p.offsets[k] - end) +
-                ");\n";
+        code += in + "std::memset(_p + " + std::to_string(end) + ", 0, " + std::to_string(p.offsets[k] - end) + ");\n";
       code += in + "::switchyard::cdr::store(_p + " + std::to_string(p.offsets[k]) + ", " +
               store_value(layout.leaves[k], "_v") + ");\n";
       end = p.offsets[k] + layout.leaves[k].size;
@@ -167,8 +191,8 @@ void fixed_write(std::string& code, const FixedLayout& layout, const std::string
   code += indent + "switch (_out.aligned_position() & " + std::to_string(layout.alignment - 1) + ") {\n";
   for (std::size_t k = 0; k < layout.placements.size(); ++k) {
     const Placement& p = layout.placements[k];
-    code += indent + (k + 1 == layout.placements.size() ? "  default: {\n"
-                                                         : "  case " + std::to_string(p.residue) + ": {\n");
+    code += indent +
+            (k + 1 == layout.placements.size() ? "  default: {\n" : "  case " + std::to_string(p.residue) + ": {\n");
     code += indent + "    std::byte* _p = _out.reserve_aligned(1, " + std::to_string(p.size) + ");\n";
     stores(p, indent + "    ");
     code += indent + "    return;\n" + indent + "  }\n";
@@ -209,8 +233,8 @@ void fixed_read(std::string& code, const FixedLayout& layout, const std::string&
   code += indent + "switch (_in.aligned_position() & " + std::to_string(layout.alignment - 1) + ") {\n";
   for (std::size_t k = 0; k < layout.placements.size(); ++k) {
     const Placement& p = layout.placements[k];
-    code += indent + (k + 1 == layout.placements.size() ? "  default: {\n"
-                                                         : "  case " + std::to_string(p.residue) + ": {\n");
+    code += indent +
+            (k + 1 == layout.placements.size() ? "  default: {\n" : "  case " + std::to_string(p.residue) + ": {\n");
     code += indent + "    const std::byte* _p = _in.take_aligned(1, " + std::to_string(p.size) + ");\n";
     loads(p, indent + "    ");
     code += indent + "    return;\n" + indent + "  }\n";
@@ -225,16 +249,11 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
   const TypeSpec& t = unalias(type);
   switch (t.kind) {
     case TypeKind::basic:
-      if (t.basic == BasicType::any)
-        code += indent + "::switchyard::write_any(_out, " + expr + ");\n";
-      else if (t.basic == BasicType::type_code)
-        code += indent + "::switchyard::write_type_code(_out, " + expr + ");\n";
-      else if (t.basic == BasicType::object)
-        code += indent + "::switchyard::write_object(_out, " + expr + ");\n";
-      else if (t.basic == BasicType::value_base)
-        code += indent + "::switchyard::write_value(_out, " + expr + ");\n";
-      else if (const char* m = write_method(t.basic))
-        code += indent + "_out." + m + "(" + expr + ");\n";
+      if (t.basic == BasicType::any) code += indent + "::switchyard::write_any(_out, " + expr + ");\n";
+      else if (t.basic == BasicType::type_code) code += indent + "::switchyard::write_type_code(_out, " + expr + ");\n";
+      else if (t.basic == BasicType::object) code += indent + "::switchyard::write_object(_out, " + expr + ");\n";
+      else if (t.basic == BasicType::value_base) code += indent + "::switchyard::write_value(_out, " + expr + ");\n";
+      else if (const char* m = write_method(t.basic)) code += indent + "_out." + m + "(" + expr + ");\n";
       return;
     case TypeKind::string:
     case TypeKind::wstring:
@@ -296,16 +315,11 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
   const TypeSpec& t = unalias(type);
   switch (t.kind) {
     case TypeKind::basic:
-      if (t.basic == BasicType::any)
-        code += indent + "::switchyard::read_any(_in, " + target + ");\n";
-      else if (t.basic == BasicType::type_code)
-        code += indent + "::switchyard::read_type_code(_in, " + target + ");\n";
-      else if (t.basic == BasicType::object)
-        code += indent + target + " = ::switchyard::read_object(_in);\n";
-      else if (t.basic == BasicType::value_base)
-        code += indent + "::switchyard::read_value(_in, " + target + ");\n";
-      else if (const char* m = read_method(t.basic))
-        code += indent + target + " = _in." + m + "();\n";
+      if (t.basic == BasicType::any) code += indent + "::switchyard::read_any(_in, " + target + ");\n";
+      else if (t.basic == BasicType::type_code) code += indent + "::switchyard::read_type_code(_in, " + target + ");\n";
+      else if (t.basic == BasicType::object) code += indent + target + " = ::switchyard::read_object(_in);\n";
+      else if (t.basic == BasicType::value_base) code += indent + "::switchyard::read_value(_in, " + target + ");\n";
+      else if (const char* m = read_method(t.basic)) code += indent + target + " = _in." + m + "();\n";
       return;
     case TypeKind::string:
       if (t.bound == 0) {
@@ -329,8 +343,8 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
       const std::string n = "_n" + d(depth);
       code += indent + "{\n";
       const std::string in = indent + "  ";
-      code += in + "const std::uint32_t " + n + " = _in.read_length(" + std::to_string(std::max<std::size_t>(
-                                                                            min_cdr_size(*t.element), 1)) + ");\n";
+      code += in + "const std::uint32_t " + n + " = _in.read_length(" +
+              std::to_string(std::max<std::size_t>(min_cdr_size(*t.element), 1)) + ");\n";
       if (t.bound != 0)
         code += in + "if (" + n + " > " + std::to_string(t.bound) + ") " +
                 marshal_error("length_over_limit", "sequence longer than its bound " + std::to_string(t.bound)) + "\n";
@@ -383,14 +397,14 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
   }
 }
 
-void read_octet_view(std::string& code, const TypeSpec& type, const std::string& target,
-                     const std::string& indent) {
+void read_octet_view(std::string& code, const TypeSpec& type, const std::string& target, const std::string& indent) {
   const TypeSpec& t = unalias(type);
   code += indent + "{\n" + indent + "  const std::uint32_t _n = _in.read_length(1);\n";
   if (t.bound != 0)
     code += indent + "  if (_n > " + std::to_string(t.bound) + ") " +
             marshal_error("length_over_limit", "sequence longer than its bound " + std::to_string(t.bound)) + "\n";
-  code += indent + "  " + target + " = std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(_in.take(_n)), _n);\n";
+  code += indent + "  " + target +
+          " = std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(_in.take(_n)), _n);\n";
   code += indent + "}\n";
 }
 

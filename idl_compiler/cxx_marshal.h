@@ -17,8 +17,7 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
 void read_value(std::string& code, const TypeSpec& type, const std::string& target, const std::string& indent,
                 int depth = 0);
 // Reads a sequence<octet> as a view into the receive buffer (skeleton in-parameters).
-void read_octet_view(std::string& code, const TypeSpec& type, const std::string& target,
-                     const std::string& indent);
+void read_octet_view(std::string& code, const TypeSpec& type, const std::string& target, const std::string& indent);
 
 // Definitions of the hidden-friend marshaling functions `cdr_write` / `cdr_read` of a struct,
 // exception or union (declared inside the generated class).

@@ -71,13 +71,14 @@ std::optional<OperationTables> operation_tables(const Interface& interface, cons
   if (entries.empty()) operations = "{\"\", nullptr},\n";
   std::string repository_ids = string_literal(interface.repository_id);
   for (const Interface* a : ancestors_of(interface)) repository_ids += ",\n    " + string_literal(a->repository_id);
-  out.tables = fill(tables_template, {{"skeleton", skeleton},
-                                      {"operations", operations},
-                                      {"repository_ids", repository_ids},
-                                      {"perfect_lookup", perfect_lookup},
-                                      {"repository_id", string_literal(interface.repository_id)},
-                                      {"operation_count", std::to_string(entries.size())},
-                                      {"perfect_lookup_pointer", options.perfect_hash ? "&_perfect_lookup" : "nullptr"}});
+  out.tables =
+      fill(tables_template, {{"skeleton", skeleton},
+                             {"operations", operations},
+                             {"repository_ids", repository_ids},
+                             {"perfect_lookup", perfect_lookup},
+                             {"repository_id", string_literal(interface.repository_id)},
+                             {"operation_count", std::to_string(entries.size())},
+                             {"perfect_lookup_pointer", options.perfect_hash ? "&_perfect_lookup" : "nullptr"}});
   return out;
 }
 

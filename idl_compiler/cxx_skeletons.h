@@ -2,8 +2,8 @@
 // named after the operation (_dispatch_greet). Each reads the arguments from the request (an
 // `in sequence<octet>` as a view into the receive buffer), calls the servant's virtual function,
 // and writes the result and the out and inout arguments into the reply, or a user exception the
-// operation raises. Each marks the end of demarshal and of upcall for the request-path profile. May include ast.h and the cxx_* headers below it (emitter, types, marshal,
-// interfaces).
+// operation raises. Each marks the end of demarshal and of upcall for the request-path profile. May include ast.h and
+// the cxx_* headers below it (emitter, types, marshal, interfaces).
 #pragma once
 
 #include <string>

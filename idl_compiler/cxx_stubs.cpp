@@ -70,8 +70,8 @@ std::string operation_definition(const std::string& cls, const OperationEntry& e
   const TypeSpec* result = e.result();
   if (result != nullptr && contains_value(*result)) values_out = true;
   if (values_in) writes = "::switchyard::value_output_scope _values_out(_out);\n" + writes;
-  const std::string arguments = writes.empty() ? "[](::switchyard::cdr::output_stream&) {}"
-                                               : fill(arguments_template, {{"writes", writes}});
+  const std::string arguments =
+      writes.empty() ? "[](::switchyard::cdr::output_stream&) {}" : fill(arguments_template, {{"writes", writes}});
   std::string call, results;
   if (e.oneway()) {
     call = "_call.invoke_oneway(" + arguments + ");";

@@ -18,24 +18,42 @@ std::string basic(const char* kind) { return tc + "::basic(::switchyard::tc_kind
 
 std::string basic_expression(BasicType b) {
   switch (b) {
-    case BasicType::short_: return basic("tk_short");
-    case BasicType::long_: return basic("tk_long");
-    case BasicType::long_long: return basic("tk_longlong");
-    case BasicType::unsigned_short: return basic("tk_ushort");
-    case BasicType::unsigned_long: return basic("tk_ulong");
-    case BasicType::unsigned_long_long: return basic("tk_ulonglong");
-    case BasicType::float_: return basic("tk_float");
-    case BasicType::double_: return basic("tk_double");
-    case BasicType::long_double: return basic("tk_longdouble");
-    case BasicType::char_: return basic("tk_char");
-    case BasicType::wchar: return basic("tk_wchar");
-    case BasicType::boolean: return basic("tk_boolean");
-    case BasicType::octet: return basic("tk_octet");
-    case BasicType::any: return basic("tk_any");
-    case BasicType::type_code: return basic("tk_TypeCode");
-    case BasicType::object: return tc + "::make_objref(\"IDL:omg.org/CORBA/Object:1.0\", \"Object\")";
-    case BasicType::void_: return basic("tk_void");
-    case BasicType::value_base: return tc + "()";
+    case BasicType::short_:
+      return basic("tk_short");
+    case BasicType::long_:
+      return basic("tk_long");
+    case BasicType::long_long:
+      return basic("tk_longlong");
+    case BasicType::unsigned_short:
+      return basic("tk_ushort");
+    case BasicType::unsigned_long:
+      return basic("tk_ulong");
+    case BasicType::unsigned_long_long:
+      return basic("tk_ulonglong");
+    case BasicType::float_:
+      return basic("tk_float");
+    case BasicType::double_:
+      return basic("tk_double");
+    case BasicType::long_double:
+      return basic("tk_longdouble");
+    case BasicType::char_:
+      return basic("tk_char");
+    case BasicType::wchar:
+      return basic("tk_wchar");
+    case BasicType::boolean:
+      return basic("tk_boolean");
+    case BasicType::octet:
+      return basic("tk_octet");
+    case BasicType::any:
+      return basic("tk_any");
+    case BasicType::type_code:
+      return basic("tk_TypeCode");
+    case BasicType::object:
+      return tc + "::make_objref(\"IDL:omg.org/CORBA/Object:1.0\", \"Object\")";
+    case BasicType::void_:
+      return basic("tk_void");
+    case BasicType::value_base:
+      return tc + "()";
   }
   return tc + "()";
 }
@@ -43,11 +61,15 @@ std::string basic_expression(BasicType b) {
 // The discriminator value of a label as the TypeCode stores it.
 std::int64_t label_value(const ConstValue& v) {
   switch (v.kind) {
-    case ConstKind::enumerator: return v.enumerator != nullptr ? v.enumerator->value : 0;
-    case ConstKind::boolean: return v.boolean ? 1 : 0;
+    case ConstKind::enumerator:
+      return v.enumerator != nullptr ? v.enumerator->value : 0;
+    case ConstKind::boolean:
+      return v.boolean ? 1 : 0;
     case ConstKind::character:
-    case ConstKind::wide_character: return v.character;
-    default: return v.negative ? v.signed_integer : static_cast<std::int64_t>(v.unsigned_integer | v.signed_integer);
+    case ConstKind::wide_character:
+      return v.character;
+    default:
+      return v.negative ? v.signed_integer : static_cast<std::int64_t>(v.unsigned_integer | v.signed_integer);
   }
 }
 
@@ -125,8 +147,9 @@ std::string build_expression(const Declaration& d, std::vector<const Declaration
         const std::string type = type_code_expression(*c.member->type, open);
         for (const auto& l : c.labels) {
           if (l.is_default) default_index = index;
-          members += std::string(index ? ", " : "") + "{" + (l.is_default ? "0" : std::to_string(label_value(l.value)) + "LL") +
-                     ", " + string_literal(c.member->name) + ", " + type + "}";
+          members += std::string(index ? ", " : "") + "{" +
+                     (l.is_default ? "0" : std::to_string(label_value(l.value)) + "LL") + ", " +
+                     string_literal(c.member->name) + ", " + type + "}";
           ++index;
         }
       }
@@ -137,7 +160,8 @@ std::string build_expression(const Declaration& d, std::vector<const Declaration
     }
     case DeclKind::enum_: {
       std::string names;
-      for (const auto& e : static_cast<const Enum&>(d).enumerators) names += (names.empty() ? "" : ", ") + string_literal(e->name);
+      for (const auto& e : static_cast<const Enum&>(d).enumerators)
+        names += (names.empty() ? "" : ", ") + string_literal(e->name);
       return tc + "::make_enum(" + id + ", " + name + ", {" + names + "})";
     }
     case DeclKind::typedef_:
@@ -159,11 +183,15 @@ std::string type_code_function(const Declaration& declaration) {
 
 std::string type_code_expression(const TypeSpec& type, std::vector<const Declaration*>& open) {
   switch (type.kind) {
-    case TypeKind::basic: return basic_expression(type.basic);
-    case TypeKind::string: return tc + "::make_string(" + std::to_string(type.bound) + "u)";
-    case TypeKind::wstring: return tc + "::make_wstring(" + std::to_string(type.bound) + "u)";
+    case TypeKind::basic:
+      return basic_expression(type.basic);
+    case TypeKind::string:
+      return tc + "::make_string(" + std::to_string(type.bound) + "u)";
+    case TypeKind::wstring:
+      return tc + "::make_wstring(" + std::to_string(type.bound) + "u)";
     case TypeKind::sequence:
-      return tc + "::make_sequence(" + type_code_expression(*type.element, open) + ", " + std::to_string(type.bound) + "u)";
+      return tc + "::make_sequence(" + type_code_expression(*type.element, open) + ", " + std::to_string(type.bound) +
+             "u)";
     case TypeKind::fixed:
       return tc + "::make_fixed(" + std::to_string(type.digits) + ", " + std::to_string(type.scale) + ")";
     case TypeKind::array: {
@@ -174,7 +202,8 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
     }
     case TypeKind::named: {
       // Typedefs keep their alias TypeCode; forward declarations give way to their definitions.
-      const Declaration* d = type.resolved && type.resolved->kind == DeclKind::typedef_ ? type.resolved : target_of(type);
+      const Declaration* d =
+          type.resolved && type.resolved->kind == DeclKind::typedef_ ? type.resolved : target_of(type);
       if (d == nullptr) return tc + "()";
       // An interface only forward-declared in this specification has no _tc_ function anywhere.
       if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
@@ -186,7 +215,8 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
                string_literal("TypeCodes of valuetypes are not supported: " + d->repository_id) + "), " + tc + "())";
       if (std::find(open.begin(), open.end(), d) != open.end())
         return tc + "::make_recursive(" + string_literal(d->repository_id) + ")";
-      if (!open.empty() && (d->kind == DeclKind::struct_ || d->kind == DeclKind::union_ || d->kind == DeclKind::typedef_) &&
+      if (!open.empty() &&
+          (d->kind == DeclKind::struct_ || d->kind == DeclKind::union_ || d->kind == DeclKind::typedef_) &&
           reaches(d, open))
         return build_expression(*d, open);
       return type_code_function(*d) + "()";
@@ -270,9 +300,12 @@ bool ${scope}extract_${name}(const ::switchyard::any& _a, ${type}& _v) {
 
 bool has_type_code(const Declaration& d) {
   switch (d.kind) {
-    case DeclKind::struct_: return !static_cast<const Struct&>(d).forward;
-    case DeclKind::union_: return !static_cast<const Union&>(d).forward;
-    case DeclKind::interface: return !static_cast<const Interface&>(d).forward;
+    case DeclKind::struct_:
+      return !static_cast<const Struct&>(d).forward;
+    case DeclKind::union_:
+      return !static_cast<const Union&>(d).forward;
+    case DeclKind::interface:
+      return !static_cast<const Interface&>(d).forward;
     case DeclKind::exception:
     case DeclKind::enum_:
     case DeclKind::typedef_:
@@ -283,8 +316,10 @@ bool has_type_code(const Declaration& d) {
 }
 
 std::string any_friend_declarations(const std::string& name) {
-  return "friend void operator<<=(::switchyard::any&, const " + name + "&);\n"
-         "friend bool operator>>=(const ::switchyard::any&, " + name + "&);\n";
+  return "friend void operator<<=(::switchyard::any&, const " + name +
+         "&);\n"
+         "friend bool operator>>=(const ::switchyard::any&, " +
+         name + "&);\n";
 }
 
 std::string type_code_declarations(const Declaration& d, bool in_class) {

@@ -13,16 +13,15 @@ namespace {
 
 const std::set<std::string>& cxx_keywords() {
   static const std::set<std::string> words = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
-      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const",
-      "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
-      "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
-      "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
-      "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-      "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return",
-      "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
-      "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+      "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
+      "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+      "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+      "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+      "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short",
+      "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+      "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
+      "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // names the generated code itself uses in the scopes IDL names land in
       "cdr_write", "cdr_read", "std", "switchyard", "NULL", "assert", "errno", "offsetof"};
   return words;
@@ -52,13 +51,20 @@ bool has_main_content(const Declaration& declaration) {
 
 const DeclarationList* nested_definitions(const Declaration& declaration) {
   switch (declaration.kind) {
-    case DeclKind::module: return &static_cast<const Module&>(declaration).definitions;
-    case DeclKind::interface: return &static_cast<const Interface&>(declaration).definitions;
-    case DeclKind::struct_: return &static_cast<const Struct&>(declaration).definitions;
-    case DeclKind::union_: return &static_cast<const Union&>(declaration).definitions;
-    case DeclKind::exception: return &static_cast<const Exception&>(declaration).definitions;
-    case DeclKind::value_type: return &static_cast<const ValueType&>(declaration).definitions;
-    default: return nullptr;
+    case DeclKind::module:
+      return &static_cast<const Module&>(declaration).definitions;
+    case DeclKind::interface:
+      return &static_cast<const Interface&>(declaration).definitions;
+    case DeclKind::struct_:
+      return &static_cast<const Struct&>(declaration).definitions;
+    case DeclKind::union_:
+      return &static_cast<const Union&>(declaration).definitions;
+    case DeclKind::exception:
+      return &static_cast<const Exception&>(declaration).definitions;
+    case DeclKind::value_type:
+      return &static_cast<const ValueType&>(declaration).definitions;
+    default:
+      return nullptr;
   }
 }
 
@@ -117,8 +123,8 @@ const Declaration* target_of(const TypeSpec& type) {
 
 const TypeSpec& unalias(const TypeSpec& type) {
   const TypeSpec* t = &type;
-  for (int guard = 0; guard < 1000 && t->kind == TypeKind::named && t->resolved != nullptr &&
-                      t->resolved->kind == DeclKind::typedef_;
+  for (int guard = 0;
+       guard < 1000 && t->kind == TypeKind::named && t->resolved != nullptr && t->resolved->kind == DeclKind::typedef_;
        ++guard)
     t = static_cast<const Typedef*>(t->resolved)->type.get();
   return *t;
@@ -126,35 +132,58 @@ const TypeSpec& unalias(const TypeSpec& type) {
 
 static std::string basic_name(BasicType b) {
   switch (b) {
-    case BasicType::short_: return "std::int16_t";
-    case BasicType::long_: return "std::int32_t";
-    case BasicType::long_long: return "std::int64_t";
-    case BasicType::unsigned_short: return "std::uint16_t";
-    case BasicType::unsigned_long: return "std::uint32_t";
-    case BasicType::unsigned_long_long: return "std::uint64_t";
-    case BasicType::float_: return "float";
-    case BasicType::double_: return "double";
-    case BasicType::long_double: return "long double";
-    case BasicType::char_: return "char";
-    case BasicType::wchar: return "char16_t";
-    case BasicType::boolean: return "bool";
-    case BasicType::octet: return "std::uint8_t";
-    case BasicType::any: return "::switchyard::any";
-    case BasicType::object: return "::switchyard::object_ref";
-    case BasicType::type_code: return "::switchyard::type_code";
-    case BasicType::value_base: return "::switchyard::value_ref<::switchyard::value_base>";
-    case BasicType::void_: return "void";
+    case BasicType::short_:
+      return "std::int16_t";
+    case BasicType::long_:
+      return "std::int32_t";
+    case BasicType::long_long:
+      return "std::int64_t";
+    case BasicType::unsigned_short:
+      return "std::uint16_t";
+    case BasicType::unsigned_long:
+      return "std::uint32_t";
+    case BasicType::unsigned_long_long:
+      return "std::uint64_t";
+    case BasicType::float_:
+      return "float";
+    case BasicType::double_:
+      return "double";
+    case BasicType::long_double:
+      return "long double";
+    case BasicType::char_:
+      return "char";
+    case BasicType::wchar:
+      return "char16_t";
+    case BasicType::boolean:
+      return "bool";
+    case BasicType::octet:
+      return "std::uint8_t";
+    case BasicType::any:
+      return "::switchyard::any";
+    case BasicType::object:
+      return "::switchyard::object_ref";
+    case BasicType::type_code:
+      return "::switchyard::type_code";
+    case BasicType::value_base:
+      return "::switchyard::value_ref<::switchyard::value_base>";
+    case BasicType::void_:
+      return "void";
   }
   return "void";
 }
 
 std::string type_name(const TypeSpec& type) {
   switch (type.kind) {
-    case TypeKind::basic: return basic_name(type.basic);
-    case TypeKind::string: return "std::string";
-    case TypeKind::wstring: return "std::u16string";
-    case TypeKind::sequence: return "std::vector<" + type_name(*type.element) + ">";
-    case TypeKind::fixed: return "/* fixed is not supported */ long double";
+    case TypeKind::basic:
+      return basic_name(type.basic);
+    case TypeKind::string:
+      return "std::string";
+    case TypeKind::wstring:
+      return "std::u16string";
+    case TypeKind::sequence:
+      return "std::vector<" + type_name(*type.element) + ">";
+    case TypeKind::fixed:
+      return "/* fixed is not supported */ long double";
     case TypeKind::array: {
       std::string t = type_name(*type.element);
       for (auto it = type.dimensions.rbegin(); it != type.dimensions.rend(); ++it)
@@ -181,13 +210,26 @@ void DeclarationOrder::number(const Declaration& d) {
   const std::size_t first = next_++;
   const DeclarationList* nested = nullptr;
   switch (d.kind) {
-    case DeclKind::module: nested = &static_cast<const Module&>(d).definitions; break;
-    case DeclKind::interface: nested = &static_cast<const Interface&>(d).definitions; break;
-    case DeclKind::value_type: nested = &static_cast<const ValueType&>(d).definitions; break;
-    case DeclKind::struct_: nested = &static_cast<const Struct&>(d).definitions; break;
-    case DeclKind::union_: nested = &static_cast<const Union&>(d).definitions; break;
-    case DeclKind::exception: nested = &static_cast<const Exception&>(d).definitions; break;
-    default: break;
+    case DeclKind::module:
+      nested = &static_cast<const Module&>(d).definitions;
+      break;
+    case DeclKind::interface:
+      nested = &static_cast<const Interface&>(d).definitions;
+      break;
+    case DeclKind::value_type:
+      nested = &static_cast<const ValueType&>(d).definitions;
+      break;
+    case DeclKind::struct_:
+      nested = &static_cast<const Struct&>(d).definitions;
+      break;
+    case DeclKind::union_:
+      nested = &static_cast<const Union&>(d).definitions;
+      break;
+    case DeclKind::exception:
+      nested = &static_cast<const Exception&>(d).definitions;
+      break;
+    default:
+      break;
   }
   if (nested != nullptr)
     for (const auto& child : *nested) number(*child);
@@ -236,9 +278,11 @@ bool is_primitive(const TypeSpec& type) {
 static bool contains_value_impl(const TypeSpec& type, std::vector<const Declaration*>& seen) {
   const TypeSpec& t = unalias(type);
   switch (t.kind) {
-    case TypeKind::basic: return t.basic == BasicType::value_base;
+    case TypeKind::basic:
+      return t.basic == BasicType::value_base;
     case TypeKind::sequence:
-    case TypeKind::array: return contains_value_impl(*t.element, seen);
+    case TypeKind::array:
+      return contains_value_impl(*t.element, seen);
     case TypeKind::named: {
       const Declaration* d = target_of(t);
       if (d == nullptr) return false;
@@ -258,7 +302,8 @@ static bool contains_value_impl(const TypeSpec& type, std::vector<const Declarat
       }
       return false;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -283,9 +328,16 @@ std::string parameter_type(const TypeSpec& type, ParameterDirection direction) {
 
 bool is_bulk_primitive(BasicType b) {
   switch (b) {
-    case BasicType::short_: case BasicType::long_: case BasicType::long_long:
-    case BasicType::unsigned_short: case BasicType::unsigned_long: case BasicType::unsigned_long_long:
-    case BasicType::float_: case BasicType::double_: case BasicType::char_: case BasicType::octet:
+    case BasicType::short_:
+    case BasicType::long_:
+    case BasicType::long_long:
+    case BasicType::unsigned_short:
+    case BasicType::unsigned_long:
+    case BasicType::unsigned_long_long:
+    case BasicType::float_:
+    case BasicType::double_:
+    case BasicType::char_:
+    case BasicType::octet:
       return true;
     default:
       return false;
@@ -294,12 +346,26 @@ bool is_bulk_primitive(BasicType b) {
 
 static std::size_t basic_size(BasicType b) {
   switch (b) {
-    case BasicType::short_: case BasicType::unsigned_short: case BasicType::wchar: return 2;
-    case BasicType::long_: case BasicType::unsigned_long: case BasicType::float_: return 4;
-    case BasicType::long_long: case BasicType::unsigned_long_long: case BasicType::double_: return 8;
-    case BasicType::long_double: return 16;
-    case BasicType::char_: case BasicType::boolean: case BasicType::octet: return 1;
-    default: return 4;
+    case BasicType::short_:
+    case BasicType::unsigned_short:
+    case BasicType::wchar:
+      return 2;
+    case BasicType::long_:
+    case BasicType::unsigned_long:
+    case BasicType::float_:
+      return 4;
+    case BasicType::long_long:
+    case BasicType::unsigned_long_long:
+    case BasicType::double_:
+      return 8;
+    case BasicType::long_double:
+      return 16;
+    case BasicType::char_:
+    case BasicType::boolean:
+    case BasicType::octet:
+      return 1;
+    default:
+      return 4;
   }
 }
 
@@ -310,10 +376,14 @@ static std::size_t min_size_impl(const TypeSpec& type, int depth) {
     case TypeKind::basic:
       if (t.basic == BasicType::wchar) return 1;  // GIOP 1.2: an octet length first
       return basic_size(t.basic);
-    case TypeKind::string: return 5;   // length and NUL
-    case TypeKind::wstring: return 4;  // GIOP 1.2: no NUL
-    case TypeKind::sequence: return 4;
-    case TypeKind::fixed: return 1;
+    case TypeKind::string:
+      return 5;  // length and NUL
+    case TypeKind::wstring:
+      return 4;  // GIOP 1.2: no NUL
+    case TypeKind::sequence:
+      return 4;
+    case TypeKind::fixed:
+      return 1;
     case TypeKind::array: {
       std::size_t n = min_size_impl(*t.element, depth + 1);
       for (auto d : t.dimensions) n *= d;
@@ -327,10 +397,8 @@ static std::size_t min_size_impl(const TypeSpec& type, int depth) {
         for (const auto& m : static_cast<const Struct*>(d)->members) n += min_size_impl(*m->type, depth + 1);
       else if (d->kind == DeclKind::exception)
         for (const auto& m : static_cast<const Exception*>(d)->members) n += min_size_impl(*m->type, depth + 1);
-      else if (d->kind == DeclKind::union_)
-        n = min_size_impl(*static_cast<const Union*>(d)->discriminator, depth + 1);
-      else
-        n = 4;  // enum, interface (an IOR is longer)
+      else if (d->kind == DeclKind::union_) n = min_size_impl(*static_cast<const Union*>(d)->discriminator, depth + 1);
+      else n = 4;  // enum, interface (an IOR is longer)
       return n;
     }
   }

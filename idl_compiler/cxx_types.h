@@ -64,7 +64,6 @@ std::string member_type_name(const TypeSpec& type, const Declaration& where, con
 // sequence<octet>, const& otherwise), out and inout (T&).
 std::string parameter_type(const TypeSpec& type, ParameterDirection direction);
 
-
 // Arithmetic types written as one block by write_array / read_array (not boolean, wchar, long double).
 bool is_bulk_primitive(BasicType type);
 // Primitive: passed by value.
@@ -80,20 +79,20 @@ std::size_t min_cdr_size(const TypeSpec& type);
 // A fixed-size struct's CDR layout: leaves (primitive members, nested struct and array members
 // flattened) at precomputed offsets, for each start position modulo its alignment.
 struct Leaf {
-  std::string path;        // ".s", ".inner.x", ".grid[1][2]"
+  std::string path;  // ".s", ".inner.x", ".grid[1][2]"
   BasicType basic = BasicType::long_;
   const Enum* enumeration = nullptr;  // an enum leaf (a ulong on the wire)
-  std::size_t size = 0;    // CDR size = CDR alignment
+  std::size_t size = 0;               // CDR size = CDR alignment
 };
 struct Placement {
-  std::size_t residue = 0;  // start position modulo alignment
+  std::size_t residue = 0;           // start position modulo alignment
   std::vector<std::size_t> offsets;  // per leaf, from the first octet of the struct
-  std::size_t size = 0;     // octets from the first leaf to the end of the last
+  std::size_t size = 0;              // octets from the first leaf to the end of the last
 };
 struct FixedLayout {
   std::vector<Leaf> leaves;
-  std::size_t alignment = 1;        // largest leaf size
-  std::size_t first_alignment = 1;  // the first leaf's
+  std::size_t alignment = 1;          // largest leaf size
+  std::size_t first_alignment = 1;    // the first leaf's
   std::vector<Placement> placements;  // one per residue that is a multiple of first_alignment
   std::size_t max_size = 0;
 };

@@ -200,7 +200,8 @@ std::string flat_name(const Declaration& d) {
 
 std::string id_list(const std::vector<std::string>& ids) {
   std::string out;
-  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + std::string("std::string_view{") + string_literal(id) + "}";
+  for (const std::string& id : ids)
+    out += (out.empty() ? "" : ", ") + std::string("std::string_view{") + string_literal(id) + "}";
   return out;
 }
 
@@ -222,7 +223,8 @@ std::string value_type_classes(const ValueType& v, const std::string& nested, co
   const ValueType* concrete = v.is_abstract ? nullptr : concrete_base(v);
   if (concrete != nullptr) bases = "public " + qualified(*concrete);
   for (const ValueType* b : v.bases)
-    if (definition(b) != concrete) bases += (bases.empty() ? "" : ", ") + std::string("public virtual ") + qualified(*definition(b));
+    if (definition(b) != concrete)
+      bases += (bases.empty() ? "" : ", ") + std::string("public virtual ") + qualified(*definition(b));
   if (concrete == nullptr) bases = "public virtual ::switchyard::value_base" + (bases.empty() ? "" : ", " + bases);
 
   std::string operations;
@@ -306,13 +308,13 @@ std::string value_type_functions(const ValueType& v) {
   }
   const std::vector<std::string> ids = truncatable_ids(v);
   std::string registration;
-  if (!has_value_operations(v) && !std::any_of(v.definitions.begin(), v.definitions.end(), [](const auto& d) {
-        return d->kind == DeclKind::factory;
-      }))
-    registration = fill(registration_template, {{"flat", flat_name(v)},
-                                                {"repository_id_literal", string_literal(v.repository_id)},
-                                                {"made", relative_name(v).substr(0, relative_name(v).size() - identifier(v.name).size()) +
-                                                             "OBV_" + identifier(v.name)}});
+  if (!has_value_operations(v) && !std::any_of(v.definitions.begin(), v.definitions.end(),
+                                               [](const auto& d) { return d->kind == DeclKind::factory; }))
+    registration = fill(registration_template,
+                        {{"flat", flat_name(v)},
+                         {"repository_id_literal", string_literal(v.repository_id)},
+                         {"made", relative_name(v).substr(0, relative_name(v).size() - identifier(v.name).size()) +
+                                      "OBV_" + identifier(v.name)}});
   return fill(functions_template, {{"class", relative_name(v)},
                                    {"id_count", std::to_string(ids.size())},
                                    {"ids", id_list(ids)},
@@ -326,9 +328,10 @@ std::string value_box_functions(const ValueBox& box) {
   std::string writes, reads;
   write_value(writes, *box.type, "_s_value", "");
   read_value(reads, *box.type, "_s_value", "");
-  const std::string registration = fill(registration_template, {{"flat", flat_name(box)},
-                                                                {"repository_id_literal", string_literal(box.repository_id)},
-                                                                {"made", relative_name(box)}});
+  const std::string registration =
+      fill(registration_template, {{"flat", flat_name(box)},
+                                   {"repository_id_literal", string_literal(box.repository_id)},
+                                   {"made", relative_name(box)}});
   return fill(functions_template, {{"class", relative_name(box)},
                                    {"id_count", "1"},
                                    {"ids", id_list({box.repository_id})},

@@ -12,8 +12,7 @@ SourceManager::SourceManager() {
 std::uint32_t SourceManager::add_file(std::string name, std::shared_ptr<const std::string> text,
                                       std::uint32_t physical_file, std::int64_t line_delta) {
   const auto id = static_cast<std::uint32_t>(entries_.size());
-  entries_.push_back(Entry{std::move(name), std::move(text), physical_file == 0 ? id : physical_file,
-                           line_delta, {}});
+  entries_.push_back(Entry{std::move(name), std::move(text), physical_file == 0 ? id : physical_file, line_delta, {}});
   return id;
 }
 
@@ -36,8 +35,7 @@ std::string_view SourceManager::line_text(SourceLocation location) const {
       if (text[i] == '\n') entry.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
   }
   const std::int64_t physical_line = static_cast<std::int64_t>(location.line) - entry.line_delta;
-  if (physical_line < 1 || physical_line > static_cast<std::int64_t>(entry.line_starts.size()))
-    return {};
+  if (physical_line < 1 || physical_line > static_cast<std::int64_t>(entry.line_starts.size())) return {};
   const std::string& text = *entry.text;
   const std::size_t begin = entry.line_starts[static_cast<std::size_t>(physical_line - 1)];
   std::size_t end = text.find('\n', begin);
@@ -46,8 +44,7 @@ std::string_view SourceManager::line_text(SourceLocation location) const {
   return std::string_view(text).substr(begin, end - begin);
 }
 
-Diagnostics::Diagnostics(const SourceManager& sources, std::ostream* out)
-    : sources_(sources), out_(out) {}
+Diagnostics::Diagnostics(const SourceManager& sources, std::ostream* out) : sources_(sources), out_(out) {}
 
 void Diagnostics::error(SourceLocation location, std::string message) {
   report(Severity::error, location, std::move(message));
@@ -95,15 +92,14 @@ std::string Diagnostics::format(const Diagnostic& diagnostic) const {
     return text;
   }
   const SourceLocation& at = diagnostic.location;
-  text = sources_.name(at.file) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-         ": " + label + ": " + diagnostic.message + "\n";
+  text = sources_.name(at.file) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + label +
+         ": " + diagnostic.message + "\n";
   const std::string_view line = sources_.line_text(at);
   if (!line.empty()) {
     text.append(line);
     text += '\n';
     // Keep tabs so the caret lines up whatever the terminal's tab width.
-    for (std::size_t i = 0; i + 1 < at.column && i < line.size(); ++i)
-      text += line[i] == '\t' ? '\t' : ' ';
+    for (std::size_t i = 0; i + 1 < at.column && i < line.size(); ++i) text += line[i] == '\t' ? '\t' : ' ';
     text += "^\n";
   }
   return text;

@@ -26,8 +26,8 @@ struct SourceLocation {
 class SourceManager {
  public:
   SourceManager();
-  std::uint32_t add_file(std::string name, std::shared_ptr<const std::string> text,
-                         std::uint32_t physical_file = 0, std::int64_t line_delta = 0);
+  std::uint32_t add_file(std::string name, std::shared_ptr<const std::string> text, std::uint32_t physical_file = 0,
+                         std::int64_t line_delta = 0);
   const std::string& name(std::uint32_t file) const;
   // The physical file an entry shows (itself, or the file a #line entry renames).
   std::uint32_t physical_file(std::uint32_t file) const;

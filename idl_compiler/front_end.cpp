@@ -4,9 +4,8 @@
 
 namespace switchyard::idl {
 
-std::unique_ptr<Specification> compile_file(const std::string& path, FileSystem& files,
-                                            SourceManager& sources, Diagnostics& diagnostics,
-                                            const FrontEndOptions& options) {
+std::unique_ptr<Specification> compile_file(const std::string& path, FileSystem& files, SourceManager& sources,
+                                            Diagnostics& diagnostics, const FrontEndOptions& options) {
   auto specification = std::make_unique<Specification>();
   const std::size_t errors_before = diagnostics.error_count();
   Preprocessor preprocessor(sources, diagnostics, files, options.preprocessor);

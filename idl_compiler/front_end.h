@@ -20,8 +20,7 @@ struct FrontEndOptions {
 // Compiles `path` (read through `files`). Returns the AST (also when there were errors: then it
 // is incomplete). Checks run only when parsing succeeded, so syntax errors do not cascade into
 // name errors. Success is `diagnostics.error_count() == 0`.
-std::unique_ptr<Specification> compile_file(const std::string& path, FileSystem& files,
-                                            SourceManager& sources, Diagnostics& diagnostics,
-                                            const FrontEndOptions& options);
+std::unique_ptr<Specification> compile_file(const std::string& path, FileSystem& files, SourceManager& sources,
+                                            Diagnostics& diagnostics, const FrontEndOptions& options);
 
 }  // namespace switchyard::idl

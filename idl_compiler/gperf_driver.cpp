@@ -15,10 +15,8 @@ namespace {
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
+    if (c == '\'') out += "'\\''";
+    else out += c;
   }
   return out + "'";
 }
@@ -88,8 +86,7 @@ std::string find_gperf() {
 std::optional<std::string> make_gperf_lookup(const std::string& gperf, const std::string& class_name,
                                              const std::vector<std::string>& keys, std::string& error) {
   if (keys.empty()) {
-    return "struct " + class_name +
-           " {\n  static int index_of(const char*, std::size_t) noexcept { return -1; }\n};\n";
+    return "struct " + class_name + " {\n  static int index_of(const char*, std::size_t) noexcept { return -1; }\n};\n";
   }
   std::string input_path = temp_dir() + "/syidl_gperf_XXXXXX";
   int fd = mkstemp(input_path.data());
@@ -108,8 +105,7 @@ std::optional<std::string> make_gperf_lookup(const std::string& gperf, const std
     for (std::size_t i = 0; i < keys.size(); ++i) in << keys[i] << ", " << i << "\n";
   }
   const std::string error_path = input_path + ".err";
-  const std::string command =
-      shell_quote(gperf) + " " + shell_quote(input_path) + " 2>" + shell_quote(error_path);
+  const std::string command = shell_quote(gperf) + " " + shell_quote(input_path) + " 2>" + shell_quote(error_path);
   std::string output;
   int status = -1;
   if (FILE* pipe = popen(command.c_str(), "r"); pipe != nullptr) {

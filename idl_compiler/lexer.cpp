@@ -171,8 +171,8 @@ Token Lexer::lex(bool stop_at_newline) {
   if ((c == 'L') && (peek(1) == '"' || peek(1) == '\'')) {
     ++pos_;
     lex_quoted(token, text_[pos_]);
-    token.kind = token.kind == TokenKind::string_literal ? TokenKind::wide_string_literal
-                                                         : TokenKind::wide_char_literal;
+    token.kind =
+        token.kind == TokenKind::string_literal ? TokenKind::wide_string_literal : TokenKind::wide_char_literal;
     return token;
   }
   if (is_ident_start(c)) {
@@ -190,8 +190,7 @@ Token Lexer::lex(bool stop_at_newline) {
     lex_quoted(token, c);
     return token;
   }
-  static constexpr std::string_view two_char[] = {"::", "<<", ">>", "##", "&&", "||",
-                                                  "==", "!=", "<=", ">="};
+  static constexpr std::string_view two_char[] = {"::", "<<", ">>", "##", "&&", "||", "==", "!=", "<=", ">="};
   for (std::string_view p : two_char) {
     if (text_.substr(pos_, 2) == p) {
       pos_ += 2;
@@ -280,18 +279,30 @@ std::uint32_t Lexer::lex_escape() {
   const char c = peek();
   ++pos_;
   switch (c) {
-    case 'n': return '\n';
-    case 't': return '\t';
-    case 'v': return '\v';
-    case 'b': return '\b';
-    case 'r': return '\r';
-    case 'f': return '\f';
-    case 'a': return '\a';
-    case '\\': return '\\';
-    case '?': return '?';
-    case '\'': return '\'';
-    case '"': return '"';
-    case 'x': case 'u': {
+    case 'n':
+      return '\n';
+    case 't':
+      return '\t';
+    case 'v':
+      return '\v';
+    case 'b':
+      return '\b';
+    case 'r':
+      return '\r';
+    case 'f':
+      return '\f';
+    case 'a':
+      return '\a';
+    case '\\':
+      return '\\';
+    case '?':
+      return '?';
+    case '\'':
+      return '\'';
+    case '"':
+      return '"';
+    case 'x':
+    case 'u': {
       const int max_digits = c == 'x' ? 2 : 4;
       std::uint32_t value = 0;
       int n = 0;
@@ -323,8 +334,7 @@ void Lexer::lex_quoted(Token& token, char quote) {
   std::size_t count = 0;
   while (true) {
     if (pos_ >= text_.size() || text_[pos_] == '\n') {
-      error(token.location, is_string ? "unterminated string literal"
-                                      : "unterminated character literal");
+      error(token.location, is_string ? "unterminated string literal" : "unterminated character literal");
       break;
     }
     const char c = text_[pos_];
@@ -341,17 +351,14 @@ void Lexer::lex_quoted(Token& token, char quote) {
       ++pos_;
     }
     ++count;
-    if (code_point == 0 && is_string)
-      error(token.location, "string literal contains a NUL character");
+    if (code_point == 0 && is_string) error(token.location, "string literal contains a NUL character");
     if (code_point < 0x100 && static_cast<unsigned char>(c) >= 0x80 && c != '\\')
       value += static_cast<char>(code_point);  // raw bytes of UTF-8 text stay as they are
-    else
-      append_utf8(value, code_point);
+    else append_utf8(value, code_point);
   }
   if (!is_string && count != 1 && pos_ <= text_.size())
     if (count == 0 || (value.size() > 0 && static_cast<unsigned char>(value[0]) < 0x80))
-      error(token.location, count == 0 ? "empty character literal"
-                                       : "character literal has more than one character");
+      error(token.location, count == 0 ? "empty character literal" : "character literal has more than one character");
   token.text = std::move(value);
 }
 

@@ -33,17 +33,15 @@ enum class TokenKind : std::uint8_t {
 
 struct Token {
   TokenKind kind = TokenKind::end_of_file;
-  std::string text;   // spelling; for string and char literals the decoded value (UTF-8)
+  std::string text;  // spelling; for string and char literals the decoded value (UTF-8)
   SourceLocation location;
   bool at_line_start = false;
-  bool no_expand = false;       // preprocessor: a macro name met inside its own expansion
-  std::vector<Token> arguments; // pragma tokens only
+  bool no_expand = false;        // preprocessor: a macro name met inside its own expansion
+  std::vector<Token> arguments;  // pragma tokens only
 
   bool is(TokenKind k) const { return kind == k; }
   bool is_punct(std::string_view p) const { return kind == TokenKind::punctuator && text == p; }
-  bool is_identifier(std::string_view id) const {
-    return kind == TokenKind::identifier && text == id;
-  }
+  bool is_identifier(std::string_view id) const { return kind == TokenKind::identifier && text == id; }
 };
 
 class Lexer {
@@ -78,9 +76,7 @@ class Lexer {
   std::uint32_t lex_escape();
   void error(SourceLocation location, std::string message);
   SourceLocation here() const;
-  char peek(std::size_t ahead = 0) const {
-    return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
-  }
+  char peek(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
 
   std::string_view text_;
   std::uint32_t file_;

@@ -120,8 +120,7 @@ int main(int argc, char** argv) {
         return usage_error("--object-ids needs a list file");
       object_ids_mode = true;
     } else if (is_option("--name")) {
-      if (!long_value("--name", object_ids.name) || object_ids.name.empty())
-        return usage_error("--name needs a name");
+      if (!long_value("--name", object_ids.name) || object_ids.name.empty()) return usage_error("--name needs a name");
     } else if (is_option("--namespace")) {
       if (!long_value("--namespace", object_ids.name_space) || object_ids.name_space.empty())
         return usage_error("--namespace needs a namespace");
@@ -139,8 +138,7 @@ int main(int argc, char** argv) {
       const std::size_t eq = definition.find('=');
       std::string name = definition.substr(0, eq);
       if (name.empty()) return usage_error("-D needs a name");
-      options.preprocessor.defines.emplace_back(
-          name, eq == std::string::npos ? "1" : definition.substr(eq + 1));
+      options.preprocessor.defines.emplace_back(name, eq == std::string::npos ? "1" : definition.substr(eq + 1));
     } else if (arg.rfind("-U", 0) == 0) {
       std::string name;
       if (!value(name) || name.empty()) return usage_error("-U needs a name");
@@ -173,8 +171,7 @@ int main(int argc, char** argv) {
       std::string base = object_ids.output_path.substr(object_ids.output_path.find_last_of('/') + 1);
       object_ids.name = base.substr(0, base.find('.'));
     }
-    if (!is_identifier(object_ids.name))
-      return usage_error("--name '" + object_ids.name + "' is not a C++ identifier");
+    if (!is_identifier(object_ids.name)) return usage_error("--name '" + object_ids.name + "' is not a C++ identifier");
     if (!is_scoped_identifier(object_ids.name_space))
       return usage_error("--namespace '" + object_ids.name_space + "' is not a C++ namespace name");
     return generate_object_id_header(object_ids, std::cerr);
@@ -190,11 +187,10 @@ int main(int argc, char** argv) {
   for (const std::string& file : files) {
     SourceManager sources;
     Diagnostics diagnostics(sources, &std::cerr);
-    std::unique_ptr<Specification> specification =
-        compile_file(file, disk, sources, diagnostics, options);
+    std::unique_ptr<Specification> specification = compile_file(file, disk, sources, diagnostics, options);
     if (diagnostics.error_count() != 0) {
-      std::cerr << "syidl: " << diagnostics.error_count() << " error"
-                << (diagnostics.error_count() == 1 ? "" : "s") << " in " << file << "\n";
+      std::cerr << "syidl: " << diagnostics.error_count() << " error" << (diagnostics.error_count() == 1 ? "" : "s")
+                << " in " << file << "\n";
       failed = true;
       continue;
     }

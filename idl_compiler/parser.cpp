@@ -10,14 +10,14 @@ namespace switchyard::idl {
 namespace {
 
 constexpr std::string_view keywords[] = {
-    "abstract", "any", "attribute", "boolean", "case", "char", "component", "const", "consumes",
-    "context", "custom", "default", "double", "emits", "enum", "eventtype", "exception",
-    "factory", "FALSE", "finder", "fixed", "float", "getraises", "home", "import", "in", "inout",
-    "interface", "local", "long", "module", "multiple", "native", "Object", "octet", "oneway",
-    "out", "primarykey", "private", "provides", "public", "publishes", "raises", "readonly",
-    "setraises", "sequence", "short", "string", "struct", "supports", "switch", "TRUE",
-    "truncatable", "typedef", "typeid", "typeprefix", "unsigned", "union", "uses", "ValueBase",
-    "valuetype", "void", "wchar", "wstring"};
+    "abstract",  "any",       "attribute", "boolean",   "case",        "char",       "component", "const",
+    "consumes",  "context",   "custom",    "default",   "double",      "emits",      "enum",      "eventtype",
+    "exception", "factory",   "FALSE",     "finder",    "fixed",       "float",      "getraises", "home",
+    "import",    "in",        "inout",     "interface", "local",       "long",       "module",    "multiple",
+    "native",    "Object",    "octet",     "oneway",    "out",         "primarykey", "private",   "provides",
+    "public",    "publishes", "raises",    "readonly",  "setraises",   "sequence",   "short",     "string",
+    "struct",    "supports",  "switch",    "TRUE",      "truncatable", "typedef",    "typeid",    "typeprefix",
+    "unsigned",  "union",     "uses",      "ValueBase", "valuetype",   "void",       "wchar",     "wstring"};
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -51,8 +51,7 @@ bool is_idl_keyword(std::string_view word) {
 Parser::DepthGuard::DepthGuard(Parser& p) : parser(p) {
   if (++parser.depth_ > max_nesting) {
     --parser.depth_;
-    parser.fail("declarations or expressions nested too deeply (more than " +
-                std::to_string(max_nesting) + " levels)");
+    parser.fail("declarations or expressions nested too deeply (more than " + std::to_string(max_nesting) + " levels)");
   }
 }
 
@@ -64,8 +63,7 @@ void Parser::advance() {
   if (current_.is_punct("}") && brace_depth_ > 0) --brace_depth_;
   while (true) {
     current_ = tokens_.next();
-    if (current_.is(TokenKind::pragma) || current_.is(TokenKind::file_begin) ||
-        current_.is(TokenKind::file_end)) {
+    if (current_.is(TokenKind::pragma) || current_.is(TokenKind::file_begin) || current_.is(TokenKind::file_end)) {
       pending_directives_.push_back(std::move(current_));
       continue;
     }
@@ -88,12 +86,16 @@ bool Parser::accept_keyword(std::string_view k) {
 
 std::string Parser::describe(const Token& token) const {
   switch (token.kind) {
-    case TokenKind::end_of_file: return "end of file";
+    case TokenKind::end_of_file:
+      return "end of file";
     case TokenKind::string_literal:
-    case TokenKind::wide_string_literal: return "a string literal";
+    case TokenKind::wide_string_literal:
+      return "a string literal";
     case TokenKind::char_literal:
-    case TokenKind::wide_char_literal: return "a character literal";
-    default: return "'" + token.text + "'";
+    case TokenKind::wide_char_literal:
+      return "a character literal";
+    default:
+      return "'" + token.text + "'";
   }
 }
 
@@ -101,8 +103,7 @@ bool Parser::already_reported(SourceLocation at) const {
   // A syntax error on a line that already has an error (from the lexer, the preprocessor or the
   // parser) is almost always a consequence of that one: say nothing more.
   const SourceLocation last = diagnostics_.last_error_location();
-  return diagnostics_.error_count() != 0 && last.valid() && last.file == at.file &&
-         last.line == at.line;
+  return diagnostics_.error_count() != 0 && last.valid() && last.file == at.file && last.line == at.line;
 }
 
 void Parser::fail_at(SourceLocation at, const std::string& message) {
@@ -114,8 +115,7 @@ void Parser::fail(const std::string& message) { fail_at(current_.location, messa
 
 void Parser::expect_punct(std::string_view p, std::string_view context) {
   if (accept_punct(p)) return;
-  fail("expected '" + std::string(p) + "' " + std::string(context) + ", found " +
-       describe(current_));
+  fail("expected '" + std::string(p) + "' " + std::string(context) + ", found " + describe(current_));
 }
 
 void Parser::expect_closing_angle() {
@@ -131,13 +131,11 @@ void Parser::expect_closing_angle() {
 void Parser::expect_semicolon(std::string_view after) {
   if (accept_punct(";")) return;
   if (!already_reported(current_.location))
-    diagnostics_.error(current_.location,
-                       "expected ';' after " + std::string(after) + ", found " + describe(current_));
+    diagnostics_.error(current_.location, "expected ';' after " + std::string(after) + ", found " + describe(current_));
   // Carry on when what follows starts something sensible; otherwise skip (no second error).
   static constexpr std::string_view starters[] = {
-      "module", "interface", "abstract", "local", "valuetype", "custom", "typedef", "struct",
-      "union", "enum", "native", "const", "exception", "attribute", "readonly", "oneway",
-      "typeid", "typeprefix", "void"};
+      "module", "interface", "abstract",  "local",     "valuetype", "custom", "typedef", "struct",     "union", "enum",
+      "native", "const",     "exception", "attribute", "readonly",  "oneway", "typeid",  "typeprefix", "void"};
   if (at_punct("}") || current_.is(TokenKind::end_of_file)) return;
   for (std::string_view s : starters)
     if (at_keyword(s)) return;
@@ -156,8 +154,7 @@ void Parser::synchronize(std::size_t depth) {
 }
 
 std::string Parser::identifier(std::string_view what, bool declaring) {
-  if (!current_.is(TokenKind::identifier))
-    fail("expected " + std::string(what) + ", found " + describe(current_));
+  if (!current_.is(TokenKind::identifier)) fail("expected " + std::string(what) + ", found " + describe(current_));
   const std::string& text = current_.text;
   last_name_location_ = current_.location;
   std::string name;
@@ -171,10 +168,8 @@ std::string Parser::identifier(std::string_view what, bool declaring) {
     auto found = by_lower.find(lower(text));
     if (found != by_lower.end())
       diagnostics_.error(current_.location,
-                         "identifier '" + text + "' collides with keyword '" +
-                             std::string(found->second) +
-                             "' (IDL keywords match regardless of case; escape it as '_" + text +
-                             "')");
+                         "identifier '" + text + "' collides with keyword '" + std::string(found->second) +
+                             "' (IDL keywords match regardless of case; escape it as '_" + text + "')");
     name = text;
   } else {
     name = text;
@@ -185,8 +180,7 @@ std::string Parser::identifier(std::string_view what, bool declaring) {
 
 bool Parser::at_scoped_name() const {
   if (at_punct("::")) return true;
-  return current_.is(TokenKind::identifier) &&
-         (current_.text[0] == '_' || !is_idl_keyword(current_.text));
+  return current_.is(TokenKind::identifier) && (current_.text[0] == '_' || !is_idl_keyword(current_.text));
 }
 
 ScopedName Parser::scoped_name() {
@@ -274,8 +268,7 @@ void Parser::flush_directives(DeclarationList& out, Declaration* parent) {
       }
     }
     if (t.text == "version") {
-      ok = ok && i + 1 == args.size() &&
-           (args[i].is(TokenKind::floating_literal)) && valid_version(args[i].text);
+      ok = ok && i + 1 == args.size() && (args[i].is(TokenKind::floating_literal)) && valid_version(args[i].text);
       if (!ok) {
         diagnostics_.error(t.location, "#pragma version expects a name and a version like 1.2");
         continue;
@@ -307,10 +300,8 @@ void Parser::definitions(DeclarationList& out, Declaration* parent, bool top_lev
       continue;
     }
     try {
-      if (parent->kind == DeclKind::module)
-        definition(out, parent);
-      else
-        export_(out, parent, parent->kind == DeclKind::value_type);
+      if (parent->kind == DeclKind::module) definition(out, parent);
+      else export_(out, parent, parent->kind == DeclKind::value_type);
     } catch (const Failed&) {
       synchronize(level);
     }
@@ -328,15 +319,14 @@ void Parser::definition(DeclarationList& out, Declaration* parent) {
     if (is_abstract || is_local) advance();
     if (is_abstract && at_keyword("valuetype")) {
       value_type(out, parent, start);
-      if (out.back()->kind != DeclKind::value_type)
-        fail_at(out.back()->location, "a value box cannot be abstract");
+      if (out.back()->kind != DeclKind::value_type) fail_at(out.back()->location, "a value box cannot be abstract");
       static_cast<ValueType&>(*out.back()).is_abstract = true;
       expect_semicolon("valuetype");
       return;
     }
     if (!at_keyword("interface"))
-      fail("expected 'interface'" + std::string(is_abstract ? " or 'valuetype'" : "") +
-           ", found " + describe(current_));
+      fail("expected 'interface'" + std::string(is_abstract ? " or 'valuetype'" : "") + ", found " +
+           describe(current_));
     interface(out, parent, start);
     auto& i = static_cast<Interface&>(*out.back());
     i.is_abstract = is_abstract;
@@ -344,14 +334,12 @@ void Parser::definition(DeclarationList& out, Declaration* parent) {
     expect_semicolon("interface");
   } else if (at_keyword("valuetype") || at_keyword("custom")) {
     const bool custom = accept_keyword("custom");
-    if (custom && !at_keyword("valuetype"))
-      fail("expected 'valuetype' after 'custom', found " + describe(current_));
+    if (custom && !at_keyword("valuetype")) fail("expected 'valuetype' after 'custom', found " + describe(current_));
     value_type(out, parent, start);
-    if (out.back()->kind == DeclKind::value_type)
-      static_cast<ValueType&>(*out.back()).is_custom = custom;
+    if (out.back()->kind == DeclKind::value_type) static_cast<ValueType&>(*out.back()).is_custom = custom;
     expect_semicolon("valuetype");
-  } else if (at_keyword("component") || at_keyword("home") || at_keyword("eventtype") ||
-             at_keyword("import") || at_keyword("porttype") || at_keyword("connector")) {
+  } else if (at_keyword("component") || at_keyword("home") || at_keyword("eventtype") || at_keyword("import") ||
+             at_keyword("porttype") || at_keyword("connector")) {
     fail("'" + current_.text + "' (CORBA Component Model) is not supported");
   } else {
     export_(out, parent, false);
@@ -359,8 +347,8 @@ void Parser::definition(DeclarationList& out, Declaration* parent) {
 }
 
 void Parser::export_(DeclarationList& out, Declaration* parent, bool in_value) {
-  if (at_keyword("typedef") || at_keyword("struct") || at_keyword("union") ||
-      at_keyword("enum") || at_keyword("native")) {
+  if (at_keyword("typedef") || at_keyword("struct") || at_keyword("union") || at_keyword("enum") ||
+      at_keyword("native")) {
     const std::string what = current_.text;
     type_declaration(out, parent);
     expect_semicolon(what);
@@ -513,8 +501,7 @@ void Parser::exception(DeclarationList& out, Declaration* parent) {
   expect_punct("}", "at the end of exception '" + raw->name + "'");
 }
 
-void Parser::members(std::vector<std::unique_ptr<Member>>& out, DeclarationList& nested,
-                     Declaration* parent, bool) {
+void Parser::members(std::vector<std::unique_ptr<Member>>& out, DeclarationList& nested, Declaration* parent, bool) {
   while (!at_punct("}") && !current_.is(TokenKind::end_of_file)) {
     std::unique_ptr<TypeSpec> type;
     if (at_keyword("exception")) {
@@ -555,8 +542,7 @@ void Parser::union_(DeclarationList& out, Declaration* parent) {
     return;
   }
   DepthGuard guard(*this);
-  if (!accept_keyword("switch")) fail("expected 'switch' after the union name, found " +
-                                      describe(current_));
+  if (!accept_keyword("switch")) fail("expected 'switch' after the union name, found " + describe(current_));
   expect_punct("(", "after 'switch'");
   if (at_keyword("enum")) {
     enum_(raw->definitions, raw);
@@ -646,8 +632,7 @@ void Parser::type_id_or_prefix(DeclarationList& out, Declaration* parent) {
   set_common(*d, parent, start, "");
   d->directive = is_prefix ? DirectiveKind::type_prefix : DirectiveKind::type_id;
   d->target = scoped_name();
-  if (!current_.is(TokenKind::string_literal))
-    fail("expected a string literal, found " + describe(current_));
+  if (!current_.is(TokenKind::string_literal)) fail("expected a string literal, found " + describe(current_));
   d->value = current_.text;
   advance();
   out.push_back(std::move(d));
@@ -664,8 +649,7 @@ std::vector<ScopedName> Parser::name_list(std::string_view keyword) {
 
 void Parser::attribute(DeclarationList& out, Declaration* parent) {
   const bool readonly = accept_keyword("readonly");
-  if (!accept_keyword("attribute"))
-    fail("expected 'attribute' after 'readonly', found " + describe(current_));
+  if (!accept_keyword("attribute")) fail("expected 'attribute' after 'readonly', found " + describe(current_));
   DeclarationList nested;
   std::unique_ptr<TypeSpec> type = simple_type_spec(false);
   std::vector<Attribute*> made;
@@ -678,16 +662,14 @@ void Parser::attribute(DeclarationList& out, Declaration* parent) {
     made.push_back(add(out, parent, std::move(a)));
   } while (accept_punct(","));
   const bool raises = at_keyword("raises") || at_keyword("getraises") || at_keyword("setraises");
-  if (raises && made.size() > 1)
-    fail("an exception list is allowed only on an attribute declared alone");
+  if (raises && made.size() > 1) fail("an exception list is allowed only on an attribute declared alone");
   Attribute& a = *made.back();
   if (readonly) {
     if (at_keyword("getraises") || at_keyword("setraises"))
       fail("a readonly attribute takes 'raises', not '" + current_.text + "'");
     if (accept_keyword("raises")) a.get_raises_names = name_list("raises");
   } else {
-    if (at_keyword("raises"))
-      fail("an attribute takes 'getraises' and 'setraises', not 'raises'");
+    if (at_keyword("raises")) fail("an attribute takes 'getraises' and 'setraises', not 'raises'");
     if (accept_keyword("getraises")) a.get_raises_names = name_list("getraises");
     if (accept_keyword("setraises")) a.set_raises_names = name_list("setraises");
   }
@@ -703,8 +685,9 @@ std::vector<std::unique_ptr<Parameter>> Parser::parameters(Declaration* parent, 
     if (accept_keyword("in")) p->direction = ParameterDirection::in;
     else if (!in_only && accept_keyword("out")) p->direction = ParameterDirection::out;
     else if (!in_only && accept_keyword("inout")) p->direction = ParameterDirection::inout;
-    else fail(std::string(in_only ? "expected 'in'" : "expected 'in', 'out' or 'inout'") +
-              ", found " + describe(current_));
+    else
+      fail(std::string(in_only ? "expected 'in'" : "expected 'in', 'out' or 'inout'") + ", found " +
+           describe(current_));
     p->type = simple_type_spec(false);
     set_common(*p, parent, start, identifier("a parameter name"));
     out.push_back(std::move(p));
@@ -788,8 +771,7 @@ std::unique_ptr<TypeSpec> Parser::type_of(Declaration* made) {
 }
 
 bool Parser::nested_type_declaration(DeclarationList& nested, Declaration* parent) {
-  if (!at_keyword("struct") && !at_keyword("union") && !at_keyword("enum") && !at_keyword("exception"))
-    return false;
+  if (!at_keyword("struct") && !at_keyword("union") && !at_keyword("enum") && !at_keyword("exception")) return false;
   const std::string what = current_.text;
   DepthGuard guard(*this);
   if (at_keyword("exception")) exception(nested, parent);
@@ -810,8 +792,7 @@ bool Parser::base_type(TypeSpec& type) {
   } else if (accept_keyword("unsigned")) {
     if (accept_keyword("short")) type.basic = BasicType::unsigned_short;
     else if (accept_keyword("long"))
-      type.basic = accept_keyword("long") ? BasicType::unsigned_long_long
-                                          : BasicType::unsigned_long;
+      type.basic = accept_keyword("long") ? BasicType::unsigned_long_long : BasicType::unsigned_long;
     else fail("expected 'short' or 'long' after 'unsigned', found " + describe(current_));
   } else if (accept_keyword("char")) type.basic = BasicType::char_;
   else if (accept_keyword("wchar")) type.basic = BasicType::wchar;
@@ -887,8 +868,7 @@ std::unique_ptr<TypeSpec> Parser::const_type() {
   fail("expected the type of the constant, found " + describe(current_));
 }
 
-std::unique_ptr<TypeSpec> Parser::declarator(const TypeSpec& base, std::string& name,
-                                             SourceLocation& at) {
+std::unique_ptr<TypeSpec> Parser::declarator(const TypeSpec& base, std::string& name, SourceLocation& at) {
   at = current_.location;
   name = identifier("a name");
   if (!at_punct("[")) return base.clone();
@@ -921,8 +901,8 @@ std::unique_ptr<Expr> Parser::bound_expr() {
 }
 
 std::unique_ptr<Expr> Parser::binary_expr(int level) {
-  static const std::vector<std::vector<std::string_view>> levels = {
-      {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+  static const std::vector<std::vector<std::string_view>> levels = {{"|"},        {"^"},      {"&"},
+                                                                    {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
   if (level == static_cast<int>(levels.size())) return unary_expr();
   std::unique_ptr<Expr> left = binary_expr(level + 1);
   while (true) {
@@ -979,16 +959,14 @@ std::unique_ptr<Expr> Parser::primary_expr() {
       return e;
     case TokenKind::char_literal:
     case TokenKind::wide_char_literal: {
-      e->kind = t.kind == TokenKind::char_literal ? ExprKind::char_literal
-                                                  : ExprKind::wide_char_literal;
+      e->kind = t.kind == TokenKind::char_literal ? ExprKind::char_literal : ExprKind::wide_char_literal;
       // Decode the first UTF-8 sequence of the value.
       const std::string& v = t.text;
       std::uint32_t cp = v.empty() ? 0 : static_cast<unsigned char>(v[0]);
       std::size_t extra = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : cp >= 0xC0 ? 1 : 0;
       if (extra > 0 && v.size() > extra) {
         cp &= (0x3F >> extra);
-        for (std::size_t i = 1; i <= extra; ++i)
-          cp = (cp << 6) | (static_cast<unsigned char>(v[i]) & 0x3F);
+        for (std::size_t i = 1; i <= extra; ++i) cp = (cp << 6) | (static_cast<unsigned char>(v[i]) & 0x3F);
       }
       e->character = cp;
       advance();
@@ -997,8 +975,7 @@ std::unique_ptr<Expr> Parser::primary_expr() {
     case TokenKind::string_literal:
     case TokenKind::wide_string_literal: {
       const TokenKind kind = t.kind;
-      e->kind = kind == TokenKind::string_literal ? ExprKind::string_literal
-                                                  : ExprKind::wide_string_literal;
+      e->kind = kind == TokenKind::string_literal ? ExprKind::string_literal : ExprKind::wide_string_literal;
       while (current_.kind == kind) {  // adjacent literals join
         e->text += current_.text;
         advance();

@@ -70,14 +70,13 @@ class Parser {
   void state_member(DeclarationList& out, Declaration* parent);
   void factory(DeclarationList& out, Declaration* parent);
   void type_id_or_prefix(DeclarationList& out, Declaration* parent);
-  void members(std::vector<std::unique_ptr<Member>>& out, DeclarationList& nested,
-               Declaration* parent, bool allow_empty);
+  void members(std::vector<std::unique_ptr<Member>>& out, DeclarationList& nested, Declaration* parent,
+               bool allow_empty);
   std::vector<std::unique_ptr<Parameter>> parameters(Declaration* parent, bool in_only);
   std::vector<ScopedName> name_list(std::string_view keyword);
   template <typename T>
   T* add(DeclarationList& out, Declaration* parent, std::unique_ptr<T> declaration);
-  void set_common(Declaration& declaration, Declaration* parent, SourceLocation at,
-                  std::string name);
+  void set_common(Declaration& declaration, Declaration* parent, SourceLocation at, std::string name);
 
   // Types: inline struct/union/enum definitions are appended to `nested`.
   std::unique_ptr<TypeSpec> type_spec(DeclarationList& nested, Declaration* parent);
@@ -90,8 +89,7 @@ class Parser {
   std::unique_ptr<TypeSpec> const_type();
   bool base_type(TypeSpec& type);
   // A declarator: its name, and the type with any array dimensions applied.
-  std::unique_ptr<TypeSpec> declarator(const TypeSpec& base, std::string& name,
-                                       SourceLocation& at);
+  std::unique_ptr<TypeSpec> declarator(const TypeSpec& base, std::string& name, SourceLocation& at);
 
   // Constant expressions
   std::unique_ptr<Expr> const_expr();

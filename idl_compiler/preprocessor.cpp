@@ -81,15 +81,13 @@ bool parse_integer(const std::string& text, std::uint64_t& value) {
 // #if expressions: C's integer arithmetic on 64 bits, unknown identifiers are 0.
 class ConditionEvaluator {
  public:
-  ConditionEvaluator(const std::vector<Token>& tokens, Diagnostics& diagnostics,
-                     SourceLocation location)
+  ConditionEvaluator(const std::vector<Token>& tokens, Diagnostics& diagnostics, SourceLocation location)
       : tokens_(tokens), diagnostics_(diagnostics), location_(location) {}
 
   bool evaluate(bool& result) {
     std::int64_t value = conditional();
-    if (!failed_ && position_ < tokens_.size()) fail(tokens_[position_].location,
-                                                     "unexpected '" + tokens_[position_].text +
-                                                         "' in #if expression");
+    if (!failed_ && position_ < tokens_.size())
+      fail(tokens_[position_].location, "unexpected '" + tokens_[position_].text + "' in #if expression");
     result = value != 0;
     return !failed_;
   }
@@ -145,8 +143,7 @@ class ConditionEvaluator {
   // Levels: | ^ & (== !=) (< > <= >=) (<< >>) (+ -) (* / %)
   std::int64_t binary(int level) {
     static const std::vector<std::vector<std::string_view>> levels = {
-        {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"},
-        {"*", "/", "%"}};
+        {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
     if (level == static_cast<int>(levels.size())) return unary();
     std::int64_t v = binary(level + 1);
     while (true) {
@@ -211,8 +208,7 @@ class ConditionEvaluator {
     }
     if (t->kind == TokenKind::integer_literal) {
       std::string text = t->text;
-      while (!text.empty() && (text.back() == 'u' || text.back() == 'U' || text.back() == 'l' ||
-                               text.back() == 'L'))
+      while (!text.empty() && (text.back() == 'u' || text.back() == 'U' || text.back() == 'l' || text.back() == 'L'))
         text.pop_back();
       std::uint64_t value;
       if (!parse_integer(text, value)) fail(t->location, "invalid integer '" + t->text + "' in #if");
@@ -269,8 +265,7 @@ bool Preprocessor::open_main_file(const std::string& path) {
 bool Preprocessor::push_file(const std::string& path, SourceLocation included_from) {
   if (frames_.size() >= options_.max_include_depth) {
     diagnostics_.error(included_from, "#include nested too deeply (more than " +
-                                          std::to_string(options_.max_include_depth) +
-                                          " levels)");
+                                          std::to_string(options_.max_include_depth) + " levels)");
     return false;
   }
   std::optional<std::string> text = files_.read(path);
@@ -292,8 +287,7 @@ bool Preprocessor::push_file(const std::string& path, SourceLocation included_fr
   }
   const auto shared = std::make_shared<const std::string>(std::move(*text));
   const std::uint32_t file = sources_.add_file(path, shared);
-  frames_.push_back(
-      std::make_unique<Frame>(shared, file, path, conditionals_.size(), diagnostics_));
+  frames_.push_back(std::make_unique<Frame>(shared, file, path, conditionals_.size(), diagnostics_));
   pending_.emplace_back(make_marker(TokenKind::file_begin, path, included_from), false);
   return true;
 }
@@ -368,8 +362,8 @@ Token Preprocessor::next() {
 std::vector<Token> Preprocessor::line_tokens() {
   std::vector<Token> tokens;
   Lexer& lexer = frames_.back()->lexer;
-  for (Token t = lexer.next_on_line();
-       !t.is(TokenKind::end_of_line) && !t.is(TokenKind::end_of_file); t = lexer.next_on_line())
+  for (Token t = lexer.next_on_line(); !t.is(TokenKind::end_of_line) && !t.is(TokenKind::end_of_file);
+       t = lexer.next_on_line())
     tokens.push_back(std::move(t));
   return tokens;
 }
@@ -403,10 +397,9 @@ void Preprocessor::directive(const Token& hash) {
     std::vector<Token> tokens = line_tokens();
     if (tokens.empty() || !tokens[0].is(TokenKind::identifier))
       diagnostics_.error(name.location, "#undef expects a macro name");
-    else
-      macros_.erase(tokens[0].text);
-  } else if (word == "if" || word == "ifdef" || word == "ifndef" || word == "elif" ||
-             word == "else" || word == "endif") {
+    else macros_.erase(tokens[0].text);
+  } else if (word == "if" || word == "ifdef" || word == "ifndef" || word == "elif" || word == "else" ||
+             word == "endif") {
     do_if(name, word);
   } else if (word == "line") {
     do_line(name);
@@ -433,8 +426,7 @@ void Preprocessor::do_include(const Token& directive_token) {
   bool angle = lexer.read_angle_header(header, at);
   if (!angle) {
     std::vector<Token> tokens = line_tokens();
-    if (!tokens.empty() && tokens[0].is(TokenKind::identifier))
-      tokens = expand_list(std::move(tokens), 0);
+    if (!tokens.empty() && tokens[0].is(TokenKind::identifier)) tokens = expand_list(std::move(tokens), 0);
     if (tokens.empty() || !tokens[0].is(TokenKind::string_literal)) {
       diagnostics_.error(tokens.empty() ? directive_token.location : tokens[0].location,
                          "#include expects \"FILE\" or <FILE>");
@@ -494,7 +486,10 @@ void Preprocessor::do_define(const Token& directive_token) {
         macro.parameters.push_back(t.text);
       } else if (t.is_punct(".")) {
         Token b = lexer.next_on_line(), c = lexer.next_on_line();
-        if (!b.is_punct(".") || !c.is_punct(".")) { ok = false; break; }
+        if (!b.is_punct(".") || !c.is_punct(".")) {
+          ok = false;
+          break;
+        }
         macro.variadic = true;
         macro.parameters.push_back("__VA_ARGS__");
       } else {
@@ -503,11 +498,13 @@ void Preprocessor::do_define(const Token& directive_token) {
       }
       Token sep = lexer.next_on_line();
       if (sep.is_punct(")")) break;
-      if (!sep.is_punct(",") || macro.variadic) { ok = false; break; }
+      if (!sep.is_punct(",") || macro.variadic) {
+        ok = false;
+        break;
+      }
     }
     if (!ok) {
-      diagnostics_.error(name.location, "invalid parameter list in definition of macro '" +
-                                            name.text + "'");
+      diagnostics_.error(name.location, "invalid parameter list in definition of macro '" + name.text + "'");
       lexer.skip_line();
       return;
     }
@@ -526,8 +523,7 @@ void Preprocessor::do_if(const Token& directive_token, const std::string& kind) 
     bool value = false;
     if (tokens.empty() || !tokens[0].is(TokenKind::identifier))
       diagnostics_.error(directive_token.location, "#" + kind + " expects a macro name");
-    else
-      value = (macros_.count(tokens[0].text) != 0) == (kind == "ifdef");
+    else value = (macros_.count(tokens[0].text) != 0) == (kind == "ifdef");
     if (conditionals_.size() == options_.max_conditional_depth)
       diagnostics_.error(directive_token.location, "conditional directives nested too deeply");
     conditionals_.push_back(Conditional{value, value, false, active, directive_token.location});
@@ -611,9 +607,8 @@ void Preprocessor::do_line(const Token& directive_token) {
   Frame& frame = *frames_.back();
   std::vector<Token> tokens = line_tokens();
   std::uint64_t line = 0;
-  if (tokens.empty() || !tokens[0].is(TokenKind::integer_literal) ||
-      !parse_integer(tokens[0].text, line) || line == 0 || line > 0x7fffffff ||
-      (tokens.size() > 1 && !tokens[1].is(TokenKind::string_literal))) {
+  if (tokens.empty() || !tokens[0].is(TokenKind::integer_literal) || !parse_integer(tokens[0].text, line) ||
+      line == 0 || line > 0x7fffffff || (tokens.size() > 1 && !tokens[1].is(TokenKind::string_literal))) {
     diagnostics_.error(directive_token.location, "#line expects a line number and an optional file name");
     return;
   }
@@ -670,8 +665,7 @@ bool Preprocessor::collect_arguments(const Token& name, const Macro& macro,
       if (depth == 0) break;
       --depth;
     }
-    if (t.is_punct(",") && depth == 0 &&
-        !(macro.variadic && arguments.size() == macro.parameters.size())) {
+    if (t.is_punct(",") && depth == 0 && !(macro.variadic && arguments.size() == macro.parameters.size())) {
       arguments.emplace_back();
       continue;
     }
@@ -680,8 +674,7 @@ bool Preprocessor::collect_arguments(const Token& name, const Macro& macro,
   if (macro.parameters.empty() && arguments.size() == 1 && arguments[0].empty()) arguments.clear();
   if (macro.variadic && arguments.size() + 1 == macro.parameters.size()) arguments.emplace_back();
   if (arguments.size() != macro.parameters.size()) {
-    diagnostics_.error(name.location, "macro '" + name.text + "' expects " +
-                                          std::to_string(macro.parameters.size()) +
+    diagnostics_.error(name.location, "macro '" + name.text + "' expects " + std::to_string(macro.parameters.size()) +
                                           (macro.parameters.size() == 1 ? " argument, got " : " arguments, got ") +
                                           std::to_string(arguments.size()));
     return false;
@@ -690,12 +683,10 @@ bool Preprocessor::collect_arguments(const Token& name, const Macro& macro,
 }
 
 bool Preprocessor::expand(const Token& name) {
-  if (expansions_.size() >= options_.max_macro_depth ||
-      expansion_count_ >= options_.max_macro_expansions ||
+  if (expansions_.size() >= options_.max_macro_depth || expansion_count_ >= options_.max_macro_expansions ||
       expanded_tokens_ >= max_expanded_tokens) {
     if (!expansion_limit_reported_)
-      diagnostics_.error(name.location, "macro expansion limit exceeded while expanding '" +
-                                            name.text + "'");
+      diagnostics_.error(name.location, "macro expansion limit exceeded while expanding '" + name.text + "'");
     expansion_limit_reported_ = true;
     return false;
   }
@@ -721,8 +712,7 @@ bool Preprocessor::expand(const Token& name) {
   return true;
 }
 
-std::vector<Token> Preprocessor::substitute(const Macro& macro,
-                                            const std::vector<std::vector<Token>>& raw,
+std::vector<Token> Preprocessor::substitute(const Macro& macro, const std::vector<std::vector<Token>>& raw,
                                             const Token& name, std::size_t depth) {
   std::vector<Token> out;
   const auto parameter_index = [&](const Token& t) -> int {
@@ -740,8 +730,7 @@ std::vector<Token> Preprocessor::substitute(const Macro& macro,
       continue;
     }
     std::vector<Token> piece;
-    if (macro.function_like && t.is_punct("#") && i + 1 < body.size() &&
-        parameter_index(body[i + 1]) >= 0) {
+    if (macro.function_like && t.is_punct("#") && i + 1 < body.size() && parameter_index(body[i + 1]) >= 0) {
       Token s = t;
       s.kind = TokenKind::string_literal;
       s.text.clear();
@@ -753,8 +742,7 @@ std::vector<Token> Preprocessor::substitute(const Macro& macro,
       ++i;
     } else if (int p = parameter_index(t); p >= 0) {
       const bool pasted = paste_next || (i + 1 < body.size() && body[i + 1].is_punct("##"));
-      piece = pasted ? raw[static_cast<std::size_t>(p)]
-                     : expand_list(raw[static_cast<std::size_t>(p)], depth + 1);
+      piece = pasted ? raw[static_cast<std::size_t>(p)] : expand_list(raw[static_cast<std::size_t>(p)], depth + 1);
     } else {
       piece.push_back(t);
     }
@@ -787,8 +775,7 @@ std::vector<Token> Preprocessor::substitute(const Macro& macro,
 std::vector<Token> Preprocessor::expand_list(std::vector<Token> tokens, std::size_t depth) {
   if (depth > options_.max_macro_depth) {
     if (!expansion_limit_reported_)
-      diagnostics_.error(tokens.empty() ? SourceLocation{} : tokens[0].location,
-                         "macro expansion limit exceeded");
+      diagnostics_.error(tokens.empty() ? SourceLocation{} : tokens[0].location, "macro expansion limit exceeded");
     expansion_limit_reported_ = true;
     return tokens;
   }
@@ -803,8 +790,7 @@ std::vector<Token> Preprocessor::expand_list(std::vector<Token> tokens, std::siz
     if (is_disabled(t.text) || expansion_count_ >= options_.max_macro_expansions ||
         expanded_tokens_ >= max_expanded_tokens) {
       if (!is_disabled(t.text) && !expansion_limit_reported_) {
-        diagnostics_.error(t.location, "macro expansion limit exceeded while expanding '" +
-                                           t.text + "'");
+        diagnostics_.error(t.location, "macro expansion limit exceeded while expanding '" + t.text + "'");
         expansion_limit_reported_ = true;
       }
       t.no_expand = true;
@@ -838,15 +824,12 @@ std::vector<Token> Preprocessor::expand_list(std::vector<Token> tokens, std::siz
         diagnostics_.error(t.location, "unterminated call of macro '" + t.text + "'");
         return out;
       }
-      if (macro.parameters.empty() && arguments.size() == 1 && arguments[0].empty())
-        arguments.clear();
-      if (macro.variadic && arguments.size() + 1 == macro.parameters.size())
-        arguments.emplace_back();
+      if (macro.parameters.empty() && arguments.size() == 1 && arguments[0].empty()) arguments.clear();
+      if (macro.variadic && arguments.size() + 1 == macro.parameters.size()) arguments.emplace_back();
       if (arguments.size() != macro.parameters.size()) {
-        diagnostics_.error(t.location, "macro '" + t.text + "' expects " +
-                                           std::to_string(macro.parameters.size()) +
+        diagnostics_.error(t.location, "macro '" + t.text + "' expects " + std::to_string(macro.parameters.size()) +
                                            (macro.parameters.size() == 1 ? " argument, got " : " arguments, got ") +
-                                          std::to_string(arguments.size()));
+                                           std::to_string(arguments.size()));
         i = j;
         continue;
       }

@@ -42,8 +42,8 @@ class MemoryFileSystem final : public FileSystem {
 };
 
 struct PreprocessorOptions {
-  std::vector<std::string> include_dirs;                    // -I, in order
-  std::vector<std::pair<std::string, std::string>> defines; // -D name=value ("1" when no value)
+  std::vector<std::string> include_dirs;                     // -I, in order
+  std::vector<std::pair<std::string, std::string>> defines;  // -D name=value ("1" when no value)
   std::size_t max_include_depth = 64;
   std::size_t max_macro_depth = 200;          // nested expansions in flight
   std::size_t max_macro_expansions = 100000;  // per translation unit
@@ -53,8 +53,7 @@ struct PreprocessorOptions {
 
 class Preprocessor {
  public:
-  Preprocessor(SourceManager& sources, Diagnostics& diagnostics, FileSystem& files,
-               PreprocessorOptions options);
+  Preprocessor(SourceManager& sources, Diagnostics& diagnostics, FileSystem& files, PreprocessorOptions options);
   ~Preprocessor();
 
   // Opens the main file; false (with an error) when it cannot be read.
@@ -74,8 +73,8 @@ class Preprocessor {
   };
   struct Frame;
   struct Conditional {
-    bool active;      // this branch is being read
-    bool taken;       // some branch of this #if was true
+    bool active;  // this branch is being read
+    bool taken;   // some branch of this #if was true
     bool seen_else;
     bool parent_active;
     SourceLocation location;
@@ -100,12 +99,11 @@ class Preprocessor {
   bool is_disabled(const std::string& name) const;
   // Expands the macro named by `name` (already taken from the stream). False: not expanded.
   bool expand(const Token& name);
-  bool collect_arguments(const Token& name, const Macro& macro,
-                         std::vector<std::vector<Token>>& arguments);
+  bool collect_arguments(const Token& name, const Macro& macro, std::vector<std::vector<Token>>& arguments);
   Token next_for_arguments();
   std::vector<Token> expand_list(std::vector<Token> tokens, std::size_t depth);
-  std::vector<Token> substitute(const Macro& macro, const std::vector<std::vector<Token>>& raw,
-                                const Token& name, std::size_t depth);
+  std::vector<Token> substitute(const Macro& macro, const std::vector<std::vector<Token>>& raw, const Token& name,
+                                std::size_t depth);
 
   SourceManager& sources_;
   Diagnostics& diagnostics_;

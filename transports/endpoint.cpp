@@ -6,9 +6,7 @@
 
 namespace switchyard::transports {
 
-std::string_view scheme(protocol p) noexcept {
-  return p == protocol::iiop ? "iiop" : "uiop";
-}
+std::string_view scheme(protocol p) noexcept { return p == protocol::iiop ? "iiop" : "uiop"; }
 
 std::string endpoint::to_string() const {
   std::string out(scheme(kind));
@@ -32,8 +30,7 @@ std::string endpoint::to_string() const {
 namespace {
 
 bool is_name_char(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '.' || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
 }
 
 bool is_ipv6_char(char c) noexcept {
@@ -50,8 +47,7 @@ endpoint parse_iiop(std::string_view text, std::string_view rest) {
     if (close == std::string_view::npos) throw_bad_endpoint(text, "IPv6 address without ']'");
     const auto host = rest.substr(1, close - 1);
     if (host.empty()) throw_bad_endpoint(text, "empty IPv6 address");
-    if (host.find(':') == std::string_view::npos)
-      throw_bad_endpoint(text, "bracketed host is not an IPv6 address");
+    if (host.find(':') == std::string_view::npos) throw_bad_endpoint(text, "bracketed host is not an IPv6 address");
     for (char c : host)
       if (!is_ipv6_char(c)) throw_bad_endpoint(text, "bad character in IPv6 address");
     rest.remove_prefix(close + 1);

@@ -33,8 +33,7 @@ std::uint32_t epoll_mask(unsigned interest) noexcept {
 
 event_loop::event_loop() {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
-  if (epoll_fd_ < 0)
-    throw_errno(SystemExceptionKind::NO_RESOURCES, 0, CompletionStatus::no, "epoll_create1", errno);
+  if (epoll_fd_ < 0) throw_errno(SystemExceptionKind::NO_RESOURCES, 0, CompletionStatus::no, "epoll_create1", errno);
   wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd_ < 0) {
     const int error = errno;
@@ -108,8 +107,7 @@ int event_loop::run_once(std::chrono::milliseconds timeout) {
   int count = ::epoll_wait(epoll_fd_, ready, batch, wait_ms);
   batch_time_ = std::chrono::steady_clock::now();
   if (count < 0) {
-    if (errno != EINTR)
-      throw_errno(SystemExceptionKind::INTERNAL, 0, CompletionStatus::no, "epoll_wait", errno);
+    if (errno != EINTR) throw_errno(SystemExceptionKind::INTERNAL, 0, CompletionStatus::no, "epoll_wait", errno);
     count = 0;
   }
   int dispatched = 0;

@@ -83,7 +83,7 @@ class event_loop {
   void run_tasks();
 
   int epoll_fd_ = -1;
-  int wake_fd_ = -1;  // eventfd: post() and wake() write it
+  int wake_fd_ = -1;         // eventfd: post() and wake() write it
   std::vector<slot> slots_;  // indexed by descriptor
   std::size_t registered_ = 0;
   std::uint32_t next_generation_ = 1;

@@ -79,11 +79,9 @@ void set_handle_non_blocking(native_handle handle, bool on, const char* what) {
                 std::string("setting O_NONBLOCK on ") + what, errno);
 }
 
-socket_connection::socket_connection(native_handle handle, const transport_options& options,
-                                     std::string local_address, std::string peer_address)
-    : handle_(handle),
-      local_address_(std::move(local_address)),
-      peer_address_(std::move(peer_address)) {
+socket_connection::socket_connection(native_handle handle, const transport_options& options, std::string local_address,
+                                     std::string peer_address)
+    : handle_(handle), local_address_(std::move(local_address)), peer_address_(std::move(peer_address)) {
   // Owned from here on; a throwing constructor runs no destructor, so close it here on failure.
   try {
     set_handle_non_blocking(handle_, false, peer_address_.c_str());
@@ -209,8 +207,8 @@ void socket_connection::send_gather(std::span<const const_buffer> buffers) {
         continue;
       }
       if (handle_ == invalid_handle)
-        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed,
-                              CompletionStatus::maybe, "send on a closed connection");
+        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe,
+                              "send on a closed connection");
       throw_errno(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe,
                   "send to " + peer_address_, error);
     }
@@ -232,8 +230,8 @@ send_result socket_connection::send_gather_until(std::span<const const_buffer> b
   // deadline. Without one the send blocks as send_gather's does.
   // One buffer that goes out at once: the usual case, one call, nothing else.
   if (buffers.size() == 1 && buffers[0].size != 0) [[likely]] {
-    const int flags = deadline == std::chrono::steady_clock::time_point::max() ? MSG_NOSIGNAL
-                                                                                : (MSG_NOSIGNAL | MSG_DONTWAIT);
+    const int flags =
+        deadline == std::chrono::steady_clock::time_point::max() ? MSG_NOSIGNAL : (MSG_NOSIGNAL | MSG_DONTWAIT);
     const ssize_t sent = send_with_flags_uncancellable(handle_, buffers[0].data, buffers[0].size, flags);
     if (sent == static_cast<ssize_t>(buffers[0].size)) [[likely]]
       return {buffers[0].size, 0};
@@ -252,7 +250,7 @@ send_result socket_connection::send_rest(std::span<const const_buffer> buffers,
   constexpr std::size_t batch = 64;
   iovec pieces[batch];
   const std::size_t count = buffers.size();
-  std::size_t next = 0;                // first buffer not yet fully sent
+  std::size_t next = 0;               // first buffer not yet fully sent
   std::size_t offset = already_sent;  // bytes of buffers[next] already sent
   while (next < count && offset >= buffers[next].size) offset -= buffers[next++].size;
   while (next < count) {
@@ -310,8 +308,8 @@ std::size_t socket_connection::try_recv_some(void* data, std::size_t capacity) {
       continue;
     }
     if (handle_ == invalid_handle)
-      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::recv_failed,
-                            CompletionStatus::maybe, "receive on a closed connection");
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::maybe,
+                            "receive on a closed connection");
     throw_errno(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::maybe,
                 "receive from " + peer_address_, error);
   }
@@ -324,10 +322,9 @@ bool socket_connection::try_recv_exact(void* data, std::size_t size) {
     const std::size_t got = try_recv_some(at + done, size - done);
     if (got == 0) {
       if (done == 0) return false;
-      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
-                            CompletionStatus::maybe,
-                            "connection closed by peer " + peer_address_ + " after " +
-                                std::to_string(done) + " of " + std::to_string(size) + " bytes");
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed, CompletionStatus::maybe,
+                            "connection closed by peer " + peer_address_ + " after " + std::to_string(done) + " of " +
+                                std::to_string(size) + " bytes");
     }
     done += got;
   }

@@ -37,8 +37,8 @@ class socket_connection : public connection {
  protected:
   // Takes ownership of `handle` (a connected stream socket), puts it in blocking mode and applies
   // the buffer sizes of `options`.
-  socket_connection(native_handle handle, const transport_options& options,
-                    std::string local_address, std::string peer_address);
+  socket_connection(native_handle handle, const transport_options& options, std::string local_address,
+                    std::string peer_address);
 
  private:
   // send_gather_until past its first write: from `already_sent` octets on, to the end.

@@ -6,8 +6,8 @@
 
 namespace switchyard::transports {
 
-void throw_errno(SystemExceptionKind kind, std::uint32_t minor, CompletionStatus completed,
-                 std::string_view what, int error_number) {
+void throw_errno(SystemExceptionKind kind, std::uint32_t minor, CompletionStatus completed, std::string_view what,
+                 int error_number) {
   std::string detail(what);
   detail += ": ";
   char buffer[256];
@@ -38,8 +38,7 @@ void throw_bad_endpoint(std::string_view text, std::string_view why) {
   }
   detail += "': ";
   detail += why;
-  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_endpoint, CompletionStatus::no,
-                        std::move(detail));
+  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_endpoint, CompletionStatus::no, std::move(detail));
 }
 
 }  // namespace switchyard::transports

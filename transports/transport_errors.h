@@ -10,8 +10,8 @@
 namespace switchyard::transports {
 
 // Throws kind/minor with detail "<what>: <strerror(error_number)>".
-[[noreturn]] void throw_errno(SystemExceptionKind kind, std::uint32_t minor,
-                              CompletionStatus completed, std::string_view what, int error_number);
+[[noreturn]] void throw_errno(SystemExceptionKind kind, std::uint32_t minor, CompletionStatus completed,
+                              std::string_view what, int error_number);
 
 // Throws COMM_FAILURE for a failed accept(2) on `endpoint`: minor::out_of_descriptors when the
 // process or system ran out of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM: the caller

@@ -7,10 +7,10 @@
 namespace switchyard::transports {
 
 struct transport_options {
-  bool tcp_nodelay = true;     // iiop only: GIOP messages are whole writes, Nagle only adds delay
-  int send_buffer_size = 0;    // SO_SNDBUF in bytes; 0 leaves the OS default
-  int recv_buffer_size = 0;    // SO_RCVBUF in bytes; 0 leaves the OS default
-  int listen_backlog = 128;    // acceptors only
+  bool tcp_nodelay = true;   // iiop only: GIOP messages are whole writes, Nagle only adds delay
+  int send_buffer_size = 0;  // SO_SNDBUF in bytes; 0 leaves the OS default
+  int recv_buffer_size = 0;  // SO_RCVBUF in bytes; 0 leaves the OS default
+  int listen_backlog = 128;  // acceptors only
   // Longest wait for connect(); zero waits as long as the OS does.
   std::chrono::milliseconds connect_timeout{0};
 };

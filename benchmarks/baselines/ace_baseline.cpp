@@ -4,10 +4,10 @@
 #include <ace/SOCK_Acceptor.h>
 #include <ace/SOCK_Connector.h>
 #include <ace/SOCK_Stream.h>
-#include <csignal>
-#include <iostream>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <csignal>
+#include <iostream>
 
 #include "benchmarks/baselines/baseline_common.h"
 

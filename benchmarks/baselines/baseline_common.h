@@ -29,11 +29,11 @@
 namespace switchyard::baselines {
 
 struct setup_message {
-  std::uint32_t kind = 0;  // 1 latency, 2 ttcp
+  std::uint32_t kind = 0;    // 1 latency, 2 ttcp
   std::uint32_t first = 0;   // latency: request bytes; ttcp: buffer bytes
   std::uint32_t second = 0;  // latency: reply bytes
   std::uint32_t reserved = 0;
-  std::uint64_t total = 0;   // ttcp: total bytes
+  std::uint64_t total = 0;  // ttcp: total bytes
 };
 static_assert(sizeof(setup_message) == 24);
 

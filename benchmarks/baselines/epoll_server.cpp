@@ -13,6 +13,13 @@
 // Includes nothing of the ORB: the reply is written out here, and the load experiment's tests
 // (check_results.py) see the clients take it as a valid reply.
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -21,17 +28,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <signal.h>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <sys/epoll.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -121,7 +121,7 @@ bool serve_messages(connection* c) {
     std::uint32_t request_id = read_ulong(h + header_size, little);
     bool response_expected = (h[header_size + 4] & 1) != 0;
     if (response_expected) {
-      unsigned char reply[24] = {'G', 'I', 'O', 'P', 1, 2, static_cast<unsigned char>(native_little ? 1 : 0),
+      unsigned char reply[24] = {'G',       'I', 'O', 'P', 1, 2, static_cast<unsigned char>(native_little ? 1 : 0),
                                  giop_reply};
       std::uint32_t reply_body = 12, status = 0, contexts = 0;
       std::memcpy(reply + 8, &reply_body, 4);

@@ -1,13 +1,13 @@
 // The C sockets baseline of latency and ttcp: socket, connect, accept, read and write loops, as
 // the throughput paper's C version (command line in baseline_common.h).
 #include <arpa/inet.h>
-#include <cerrno>
-#include <csignal>
-#include <iostream>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <cerrno>
+#include <csignal>
+#include <iostream>
 
 #include "benchmarks/baselines/baseline_common.h"
 
@@ -56,7 +56,8 @@ int serve_forever(const switchyard::baselines::arguments& a) {
   tune(listener, a.socket_queue);  // accepted sockets inherit the queue sizes
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  if (inet_pton(AF_INET, a.host.c_str(), &address.sin_addr) != 1) throw std::runtime_error("--host: not an IPv4 address");
+  if (inet_pton(AF_INET, a.host.c_str(), &address.sin_addr) != 1)
+    throw std::runtime_error("--host: not an IPv4 address");
   if (bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(listener, 16) != 0)
     throw std::runtime_error("cannot listen");
   socklen_t length = sizeof address;
@@ -80,7 +81,8 @@ fd_stream connect_to(const switchyard::baselines::arguments& a) {
   tune(fd, a.socket_queue);
   sockaddr_in address{};
   address.sin_family = AF_INET;
-  if (inet_pton(AF_INET, a.host.c_str(), &address.sin_addr) != 1) throw std::runtime_error("--host: not an IPv4 address");
+  if (inet_pton(AF_INET, a.host.c_str(), &address.sin_addr) != 1)
+    throw std::runtime_error("--host: not an IPv4 address");
   address.sin_port = htons(static_cast<std::uint16_t>(a.port));
   if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0)
     throw std::runtime_error("cannot connect to " + a.host + ":" + std::to_string(a.port));

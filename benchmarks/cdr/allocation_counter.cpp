@@ -33,10 +33,18 @@ std::uint64_t allocation_count() noexcept { return allocations; }
 void* operator new(std::size_t size) { return counted_allocate(size); }
 void* operator new[](std::size_t size) { return counted_allocate(size); }
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  try { return counted_allocate(size); } catch (...) { return nullptr; }
+  try {
+    return counted_allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
 }
 void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  try { return counted_allocate(size); } catch (...) { return nullptr; }
+  try {
+    return counted_allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
 }
 void* operator new(std::size_t size, std::align_val_t a) { return counted_allocate_aligned(size, a); }
 void* operator new[](std::size_t size, std::align_val_t a) { return counted_allocate_aligned(size, a); }

@@ -51,9 +51,9 @@ struct BinStruct {
   std::uint8_t o;
   double d;
 };
-static_assert(offsetof(BinStruct, s) == 0 && offsetof(BinStruct, c) == 2 &&
-              offsetof(BinStruct, l) == 4 && offsetof(BinStruct, o) == 8 &&
-              offsetof(BinStruct, d) == 16 && sizeof(BinStruct) == 24 && alignof(BinStruct) == 8);
+static_assert(offsetof(BinStruct, s) == 0 && offsetof(BinStruct, c) == 2 && offsetof(BinStruct, l) == 4 &&
+              offsetof(BinStruct, o) == 8 && offsetof(BinStruct, d) == 16 && sizeof(BinStruct) == 24 &&
+              alignof(BinStruct) == 8);
 static_assert(std::is_trivially_copyable_v<BinStruct>);
 // The fewest octets a BinStruct takes in CDR (starting at 4 mod 8: s@4 c@6 l@8 o@12 d@16..24):
 // the bound a sequence length is checked against before anything is sized by it.
@@ -337,8 +337,8 @@ bool ace_read_structs_fields(ACE_InputCDR& in, targets& t) {
   if (!ace_read_length(in, n, binstruct_min_cdr_size)) return false;
   t.structs.resize(n);
   for (BinStruct& b : t.structs) {
-    if (!((in >> b.s) && (in >> ACE_InputCDR::to_char(b.c)) && (in >> b.l) &&
-          (in >> ACE_InputCDR::to_octet(b.o)) && (in >> b.d)))
+    if (!((in >> b.s) && (in >> ACE_InputCDR::to_char(b.c)) && (in >> b.l) && (in >> ACE_InputCDR::to_octet(b.o)) &&
+          (in >> b.d)))
       return false;
   }
   return true;
@@ -356,7 +356,7 @@ struct row {
   bool reference = false;      // the ACE row the others in its group are divided by
   std::size_t message_size = 0;
   bench::measurement m;
-  double ratio = 0;            // ns / reference ns; 0 when there is no reference
+  double ratio = 0;  // ns / reference ns; 0 when there is no reference
 };
 
 [[noreturn]] void fail(const std::string& why) {
@@ -409,36 +409,35 @@ std::string csv_field(const std::string& text) {
 }
 
 void write_reports(const std::vector<row>& rows, const std::vector<std::string>& notes,
-                   const std::filesystem::path& dir,
-                   const bench::measure_settings& settings) {
+                   const std::filesystem::path& dir, const bench::measure_settings& settings) {
   std::filesystem::create_directories(dir);
   std::ofstream csv(dir / "cdr_micro.csv");
   csv << "data_set,method,operation,byte_order,implementation,message_bytes,ns_per_message,"
          "min_ns_per_message,mb_per_s,allocations_per_message,ratio_to_ace,iterations,repetitions\n";
   for (const row& r : rows) {
-    csv << r.data_set << ',' << r.method << ',' << r.operation << ',' << r.order << ','
-        << csv_field(r.implementation) << ',' << r.message_size << ',' << format("%.1f", r.m.ns_per_message)
-        << ',' << format("%.1f", r.m.min_ns_per_message) << ','
-        << format("%.0f", r.message_size * 1e3 / r.m.ns_per_message) << ','
-        << format("%.3f", r.m.allocations_per_message) << ','
+    csv << r.data_set << ',' << r.method << ',' << r.operation << ',' << r.order << ',' << csv_field(r.implementation)
+        << ',' << r.message_size << ',' << format("%.1f", r.m.ns_per_message) << ','
+        << format("%.1f", r.m.min_ns_per_message) << ',' << format("%.0f", r.message_size * 1e3 / r.m.ns_per_message)
+        << ',' << format("%.3f", r.m.allocations_per_message) << ','
         << (r.ratio > 0 ? format("%.3f", r.ratio) : std::string()) << ',' << r.m.iterations << ','
         << settings.repetitions << '\n';
   }
   std::ofstream md(dir / "cdr_micro.md");
   md << "# CDR micro-benchmark: switchyard::cdr against ACE_OutputCDR / ACE_InputCDR\n\n"
-     << "Median of " << settings.repetitions << " repetitions of about "
-     << settings.target_ns_per_repetition / 1e6
-     << " ms of thread CPU time each, ours and ACE interleaved; 1024 elements per message. `÷ ACE` is the time divided by the ACE row of the "
+     << "Median of " << settings.repetitions << " repetitions of about " << settings.target_ns_per_repetition / 1e6
+     << " ms of thread CPU time each, ours and ACE interleaved; 1024 elements per message. `÷ ACE` is the time divided "
+        "by the ACE row of the "
         "same group (below 1: faster than ACE).\n\n"
      << "| data set | method | operation | order | implementation | bytes | ns/msg | MB/s | allocs/msg | ÷ ACE |\n"
      << "|---|---|---|---|---|---:|---:|---:|---:|---:|\n";
   for (const row& r : rows) {
-    md << "| " << r.data_set << " | " << r.method << " | " << r.operation << " | " << r.order
-       << " | " << r.implementation << " | " << r.message_size << " | "
-       << format("%.0f", r.m.ns_per_message) << " | "
+    md << "| " << r.data_set << " | " << r.method << " | " << r.operation << " | " << r.order << " | "
+       << r.implementation << " | " << r.message_size << " | " << format("%.0f", r.m.ns_per_message) << " | "
        << format("%.0f", r.message_size * 1e3 / r.m.ns_per_message) << " | "
        << format("%.2f", r.m.allocations_per_message) << " | "
-       << (r.reference ? std::string("1") : r.ratio > 0 ? format("%.2f", r.ratio) : std::string("-"))
+       << (r.reference   ? std::string("1")
+           : r.ratio > 0 ? format("%.2f", r.ratio)
+                         : std::string("-"))
        << " |\n";
   }
   md << '\n';
@@ -475,9 +474,8 @@ int main(int argc, char** argv) {
   // machine's conditions. What the runners refer to lives until then.
   std::vector<row> rows;
   std::vector<bench::runner> runners;
-  auto run = [&](const char* data_set, const char* method, const char* operation,
-                 const char* order, const char* implementation, bool reference,
-                 std::size_t message_size, auto one_message) {
+  auto run = [&](const char* data_set, const char* method, const char* operation, const char* order,
+                 const char* implementation, bool reference, std::size_t message_size, auto one_message) {
     row r;
     r.data_set = data_set;
     r.method = method;
@@ -507,8 +505,7 @@ int main(int argc, char** argv) {
       {"longs", "per element", ours_longs_elements, "ours", ace_longs_elements, false},
       {"BinStruct", "sequence", ours_structs_fields, "ours, field by field", ace_structs_fields, true},
       {"BinStruct", "sequence", ours_structs_block, "ours, one block", nullptr, false},
-      {"BinStruct", "sequence", ours_structs_masked, "ours, one block, padding masked", nullptr,
-       false},
+      {"BinStruct", "sequence", ours_structs_masked, "ours, one block, padding masked", nullptr, false},
   };
   std::map<std::string, std::vector<std::byte>> expected;  // the first bytes seen per data set
   auto check_bytes = [&](const char* data_set, std::span<const std::byte> bytes, const char* who) {
@@ -527,8 +524,7 @@ int main(int argc, char** argv) {
       std::memset(ace_out.begin()->base(), 0, ace_out.begin()->size());
       if (!c.ace(ace_out, data)) fail(std::string("ACE failed to marshal ") + c.data_set);
       if (ace_out.begin()->cont() != nullptr) fail("the presized ACE stream grew");
-      check_bytes(c.data_set,
-                  {reinterpret_cast<const std::byte*>(ace_out.begin()->rd_ptr()), ace_out.total_length()},
+      check_bytes(c.data_set, {reinterpret_cast<const std::byte*>(ace_out.begin()->rd_ptr()), ace_out.total_length()},
                   "ACE");
       run(c.data_set, c.method, "marshal", "native", "ACE", true, ours_out.size(), [&ace_out, &c, &data] {
         ace_out.reset();
@@ -537,8 +533,8 @@ int main(int argc, char** argv) {
         keep(ace_out.begin());
       });
       if (c.ace_default_too) {
-        run(c.data_set, c.method, "marshal", "native", "ACE, default 512 B buffer", false,
-            ours_out.size(), [&ace_out_default, &c, &data] {
+        run(c.data_set, c.method, "marshal", "native", "ACE, default 512 B buffer", false, ours_out.size(),
+            [&ace_out_default, &c, &data] {
               ace_out_default.reset();
               bool ok = c.ace(ace_out_default, data);
               keep(ok);
@@ -546,8 +542,7 @@ int main(int argc, char** argv) {
             });
       }
     }
-    run(c.data_set, c.method, "marshal", "native", c.ours_name, false, ours_out.size(),
-        [&ours_out, &c, &data] {
+    run(c.data_set, c.method, "marshal", "native", c.ours_name, false, ours_out.size(), [&ours_out, &c, &data] {
       ours_out.reset();
       c.ours(ours_out, data);
       keep(ours_out.data());
@@ -579,14 +574,13 @@ int main(int argc, char** argv) {
   };
   const demarshal_case demarshal_cases[] = {
       {"octets", "sequence", ours_read_octets, "ours", ace_read_octets, ours_octets, swapped_octets},
-      {"longs", "array", ours_read_longs_array, "ours", ace_read_longs_array, ours_longs_array,
+      {"longs", "array", ours_read_longs_array, "ours", ace_read_longs_array, ours_longs_array, swapped_longs},
+      {"longs", "per element", ours_read_longs_elements, "ours", ace_read_longs_elements, ours_longs_array,
        swapped_longs},
-      {"longs", "per element", ours_read_longs_elements, "ours", ace_read_longs_elements,
-       ours_longs_array, swapped_longs},
-      {"BinStruct", "sequence", ours_read_structs_fields, "ours, field by field",
-       ace_read_structs_fields, ours_structs_fields, swapped_structs},
-      {"BinStruct", "sequence", ours_read_structs_block, "ours, one block", nullptr,
+      {"BinStruct", "sequence", ours_read_structs_fields, "ours, field by field", ace_read_structs_fields,
        ours_structs_fields, swapped_structs},
+      {"BinStruct", "sequence", ours_read_structs_block, "ours, one block", nullptr, ours_structs_fields,
+       swapped_structs},
   };
   auto check_targets = [&](const char* data_set, const char* who) {
     bool same = std::string(data_set) == "octets"  ? t.octets == data.octets
@@ -603,20 +597,19 @@ int main(int argc, char** argv) {
       (swapped ? c.write_swapped : c.write_native)(writer, data);
       const message_bytes& message = messages.emplace_back();
       messages.back().assign(writer.bytes());
-      const cdr::byte_order order =
-          swapped ? cdr::opposite(cdr::native_byte_order) : cdr::native_byte_order;
+      const cdr::byte_order order = swapped ? cdr::opposite(cdr::native_byte_order) : cdr::native_byte_order;
       const char* order_name = swapped ? "swapped" : "native";
 
       if (c.ace) {
         // One data block over the message for the whole run, as a transport's receive buffer;
         // an ACE_InputCDR is made over it per message (no allocation: the message block is a
         // member of the stream and the data block is not reference-counted with DONT_DELETE).
-        ACE_Data_Block* block = ace_blocks
-            .emplace_back(std::make_unique<ACE_Data_Block>(
-                message.size, ACE_Message_Block::MB_DATA,
-                reinterpret_cast<const char*>(message.data()), nullptr, nullptr,
-                ACE_Message_Block::DONT_DELETE, nullptr))
-            .get();
+        ACE_Data_Block* block =
+            ace_blocks
+                .emplace_back(std::make_unique<ACE_Data_Block>(message.size, ACE_Message_Block::MB_DATA,
+                                                               reinterpret_cast<const char*>(message.data()), nullptr,
+                                                               nullptr, ACE_Message_Block::DONT_DELETE, nullptr))
+                .get();
         const int ace_order = static_cast<int>(order);
         {
           ACE_InputCDR in(block, ace_no_delete, std::size_t{0}, message.size, ace_order);
@@ -637,12 +630,11 @@ int main(int argc, char** argv) {
         if (!in.at_end()) fail(std::string("ours left octets after ") + c.data_set);
         check_targets(c.data_set, c.ours_name);
       }
-      run(c.data_set, c.method, "demarshal", order_name, c.ours_name, false, message.size,
-          [&t, &c, &message, order] {
-            cdr::input_stream in(message.bytes(), order);
-            c.ours(in, t);
-            keep(t);
-          });
+      run(c.data_set, c.method, "demarshal", order_name, c.ours_name, false, message.size, [&t, &c, &message, order] {
+        cdr::input_stream in(message.bytes(), order);
+        c.ours(in, t);
+        keep(t);
+      });
     }
   }
 
@@ -654,8 +646,7 @@ int main(int argc, char** argv) {
     for (std::size_t k = first; k < rows.size(); ++k) {
       const row& a = rows[first];
       const row& b = rows[k];
-      if (a.data_set == b.data_set && a.method == b.method && a.operation == b.operation &&
-          a.order == b.order) {
+      if (a.data_set == b.data_set && a.method == b.method && a.operation == b.operation && a.order == b.order) {
         members.push_back(k);
         group.push_back(runners[k]);
       }
@@ -680,14 +671,13 @@ int main(int argc, char** argv) {
     int order = r.order == "native" ? 0 : 1;
     return ((op * 3 + set) * 2 + method) * 2 + order;
   };
-  std::stable_sort(rows.begin(), rows.end(),
-                   [&](const row& a, const row& b) { return rank(a) < rank(b); });
+  std::stable_sort(rows.begin(), rows.end(), [&](const row& a, const row& b) { return rank(a) < rank(b); });
 
   // Each row divided by the ACE row of its group.
   for (row& r : rows) {
     for (const row& ref : rows)
-      if (ref.reference && ref.data_set == r.data_set && ref.method == r.method &&
-          ref.operation == r.operation && ref.order == r.order)
+      if (ref.reference && ref.data_set == r.data_set && ref.method == r.method && ref.operation == r.operation &&
+          ref.order == r.order)
         r.ratio = r.m.ns_per_message / ref.m.ns_per_message;
   }
 
@@ -699,26 +689,23 @@ int main(int argc, char** argv) {
     return bench::allocation_count() - before;
   };
   const message_bytes& first_message = messages.front();
+  notes.push_back("ACE_InputCDR(const char*, size) over a received buffer: " + std::to_string(count_allocations([&] {
+                    ACE_InputCDR in(reinterpret_cast<const char*>(first_message.data()), first_message.size);
+                    keep(in.length());
+                  })) +
+                  " heap allocation(s) per message (its message block allocates a data block); the "
+                  "benchmark instead builds ACE_InputCDR over one long-lived ACE_Data_Block, which allocates "
+                  "nothing.");
   notes.push_back(
-      "ACE_InputCDR(const char*, size) over a received buffer: " +
-      std::to_string(count_allocations([&] {
-        ACE_InputCDR in(reinterpret_cast<const char*>(first_message.data()), first_message.size);
-        keep(in.length());
+      "ACE_OutputCDR() (default 512-octet buffer), constructed per message: " + std::to_string(count_allocations([&] {
+        ACE_OutputCDR out;
+        keep(out.begin());
       })) +
-      " heap allocation(s) per message (its message block allocates a data block); the "
-      "benchmark instead builds ACE_InputCDR over one long-lived ACE_Data_Block, which allocates "
-      "nothing.");
-  notes.push_back("ACE_OutputCDR() (default 512-octet buffer), constructed per message: " +
-                  std::to_string(count_allocations([&] {
-                    ACE_OutputCDR out;
-                    keep(out.begin());
-                  })) +
-                  " heap allocation(s); cdr::output_stream(4096): " +
-                  std::to_string(count_allocations([&] {
-                    cdr::output_stream out(4096);
-                    keep(out.data());
-                  })) +
-                  ". Both are meant to be kept per connection and reset().");
+      " heap allocation(s); cdr::output_stream(4096): " + std::to_string(count_allocations([&] {
+        cdr::output_stream out(4096);
+        keep(out.data());
+      })) +
+      ". Both are meant to be kept per connection and reset().");
 
   if (!opts.out_dir.empty()) {
     write_reports(rows, notes, opts.out_dir, settings);

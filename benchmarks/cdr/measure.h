@@ -25,10 +25,10 @@ inline void keep(T const& value) noexcept {
 }
 
 struct measurement {
-  double ns_per_message = 0;        // median over repetitions
-  double min_ns_per_message = 0;    // fastest repetition, a check on noise
+  double ns_per_message = 0;      // median over repetitions
+  double min_ns_per_message = 0;  // fastest repetition, a check on noise
   double allocations_per_message = 0;
-  std::uint64_t iterations = 0;     // per repetition
+  std::uint64_t iterations = 0;  // per repetition
 };
 
 struct measure_settings {
@@ -55,8 +55,7 @@ inline double thread_cpu_ns() noexcept {
 
 // Calibrates each runner to about target_ns_per_repetition, then runs the repetitions
 // round-robin over the runners.
-inline std::vector<measurement> measure_interleaved(const measure_settings& settings,
-                                                    std::vector<runner>& runners) {
+inline std::vector<measurement> measure_interleaved(const measure_settings& settings, std::vector<runner>& runners) {
   const std::size_t n = runners.size();
   std::vector<measurement> results(n);
   std::vector<std::vector<double>> per_message(n);

@@ -59,9 +59,12 @@ enum class id_table { none, gperf, fast };
 
 const char* to_string(id_table t) {
   switch (t) {
-    case id_table::none: return "none";
-    case id_table::gperf: return "build-time";
-    case id_table::fast: return "build-time-fast";
+    case id_table::none:
+      return "none";
+    case id_table::gperf:
+      return "build-time";
+    case id_table::fast:
+      return "build-time-fast";
   }
   return "?";
 }
@@ -102,8 +105,7 @@ struct population {
     if (v.table == id_table::fast) root.use_object_ids(adapter_ids_1000_fast_table);
     for (std::size_t i = 0; i < servants; ++i) {
       root.activate("ttcp/" + std::to_string(i), shared_servant, false);
-      if (i % 20000 == 0 && servants > 20000)
-        std::fprintf(stderr, "  %s: %zu servants active\n", v.name().c_str(), i);
+      if (i % 20000 == 0 && servants > 20000) std::fprintf(stderr, "  %s: %zu servants active\n", v.name().c_str(), i);
     }
     bytes_per_servant = static_cast<double>(heap_in_use() - heap_before) / static_cast<double>(servants);
     for (std::size_t i = 0; i < servants; ++i) keys.push_back(root.key_of("ttcp/" + std::to_string(i)));
@@ -247,8 +249,8 @@ int main(int argc, char** argv) {
         << r.bytes_per_servant << ',' << r.lookup_ns_median << '\n';
     char line[240];
     std::snprintf(line, sizeof line, "| %s | %s | %s | %zu | %.0f | %.1f |\n",
-                  std::string(demux::to_string(r.what.strategy)).c_str(), table, stale, r.servants,
-                  r.bytes_per_servant, r.lookup_ns_median);
+                  std::string(demux::to_string(r.what.strategy)).c_str(), table, stale, r.servants, r.bytes_per_servant,
+                  r.lookup_ns_median);
     md << line;
   }
   std::fprintf(stderr, "adapter_scale_bench: results in %s\n", out.c_str());

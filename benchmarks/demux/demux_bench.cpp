@@ -66,8 +66,8 @@ namespace {
 struct settings {
   std::filesystem::path out = ".";
   bool quick = false;
-  bool count = false;             // under callgrind: counts, no timing
-  std::size_t cold_bytes = 0;     // 0: no cold measurements
+  bool count = false;          // under callgrind: counts, no timing
+  std::size_t cold_bytes = 0;  // 0: no cold measurements
   std::size_t cold_lookups = 101;
   double target_ms() const { return quick ? 1.0 : 4.0; }
   int repetitions() const { return quick ? 5 : 21; }
@@ -76,16 +76,16 @@ struct settings {
 };
 
 struct result {
-  std::string family;    // servant | operation | servant_100k
-  std::string strategy;  // linear | binary | dynamic | perfect | perfect-fast | active | build-time forms
-  std::string dispatch;  // concrete | variant | vtable
-  std::string pattern;   // random | worst
+  std::string family;          // servant | operation | servant_100k
+  std::string strategy;        // linear | binary | dynamic | perfect | perfect-fast | active | build-time forms
+  std::string dispatch;        // concrete | variant | vtable
+  std::string pattern;         // random | worst
   std::string cache = "warm";  // warm | cold
   std::size_t keys;
   double median_ns, min_ns, max_ns;
   std::size_t lookups_per_rep;
-  double bytes_per_servant = 0;    // 100k only: malloc'd bytes / servants
-  double reported_per_servant = 0; // 100k only: memory_bytes() / servants
+  double bytes_per_servant = 0;     // 100k only: malloc'd bytes / servants
+  double reported_per_servant = 0;  // 100k only: memory_bytes() / servants
 };
 
 // A lookup request: the key (object key or operation name) and, for active operation tables, the
@@ -126,7 +126,8 @@ std::uint64_t chain(Find& find, const std::vector<probe>& seq, std::size_t count
   std::uint64_t sink = 0;
   for (std::size_t n = 0; n < count; ++n) {
     const value_t* v = find(seq[i]);
-    if (v == nullptr) [[unlikely]] not_found();
+    if (v == nullptr) [[unlikely]]
+      not_found();
     sink += *v;
     i = (i + 1 + *v) & mask;
   }
@@ -316,8 +317,8 @@ struct runner {
     r.pattern = pattern;
     r.cache = cache;
     r.keys = keys;
-    std::cerr << "  " << r.family << ' ' << r.strategy << ' ' << r.dispatch << ' ' << r.pattern << ' ' << r.cache
-              << ' ' << r.keys << ": " << r.median_ns << " ns\n";
+    std::cerr << "  " << r.family << ' ' << r.strategy << ' ' << r.dispatch << ' ' << r.pattern << ' ' << r.cache << ' '
+              << r.keys << ": " << r.median_ns << " ns\n";
     out.push_back(std::move(r));
   }
 
@@ -373,12 +374,18 @@ std::unique_ptr<virtual_servant_map> virtual_servant_map_for() {
 }
 [[gnu::noinline]] std::unique_ptr<virtual_servant_map> make_virtual_servant_map(demux_strategy s) {
   switch (s) {
-    case demux_strategy::linear: return virtual_servant_map_for<demux_strategy::linear>();
-    case demux_strategy::binary: return virtual_servant_map_for<demux_strategy::binary>();
-    case demux_strategy::dynamic: return virtual_servant_map_for<demux_strategy::dynamic>();
-    case demux_strategy::perfect: return virtual_servant_map_for<demux_strategy::perfect>();
-    case demux_strategy::perfect_fast: return virtual_servant_map_for<demux_strategy::perfect_fast>();
-    case demux_strategy::active: return virtual_servant_map_for<demux_strategy::active>();
+    case demux_strategy::linear:
+      return virtual_servant_map_for<demux_strategy::linear>();
+    case demux_strategy::binary:
+      return virtual_servant_map_for<demux_strategy::binary>();
+    case demux_strategy::dynamic:
+      return virtual_servant_map_for<demux_strategy::dynamic>();
+    case demux_strategy::perfect:
+      return virtual_servant_map_for<demux_strategy::perfect>();
+    case demux_strategy::perfect_fast:
+      return virtual_servant_map_for<demux_strategy::perfect_fast>();
+    case demux_strategy::active:
+      return virtual_servant_map_for<demux_strategy::active>();
   }
   return nullptr;
 }
@@ -391,9 +398,7 @@ template <class T>
 struct virtual_operation_table_of final : virtual_operation_table {
   T table;
   explicit virtual_operation_table_of(std::span<const operation<value_t>> ops) : table(ops) {}
-  const value_t* find(std::uint32_t index, key_view name) const noexcept override {
-    return table.find(index, name);
-  }
+  const value_t* find(std::uint32_t index, key_view name) const noexcept override { return table.find(index, name); }
 };
 template <demux_strategy S>
 std::unique_ptr<virtual_operation_table> virtual_operation_table_for(std::span<const operation<value_t>> ops) {
@@ -402,20 +407,26 @@ std::unique_ptr<virtual_operation_table> virtual_operation_table_for(std::span<c
 [[gnu::noinline]] std::unique_ptr<virtual_operation_table> make_virtual_operation_table(
     demux_strategy s, std::span<const operation<value_t>> ops) {
   switch (s) {
-    case demux_strategy::linear: return virtual_operation_table_for<demux_strategy::linear>(ops);
-    case demux_strategy::binary: return virtual_operation_table_for<demux_strategy::binary>(ops);
-    case demux_strategy::dynamic: return virtual_operation_table_for<demux_strategy::dynamic>(ops);
-    case demux_strategy::perfect: return virtual_operation_table_for<demux_strategy::perfect>(ops);
-    case demux_strategy::perfect_fast: return virtual_operation_table_for<demux_strategy::perfect_fast>(ops);
-    case demux_strategy::active: return virtual_operation_table_for<demux_strategy::active>(ops);
+    case demux_strategy::linear:
+      return virtual_operation_table_for<demux_strategy::linear>(ops);
+    case demux_strategy::binary:
+      return virtual_operation_table_for<demux_strategy::binary>(ops);
+    case demux_strategy::dynamic:
+      return virtual_operation_table_for<demux_strategy::dynamic>(ops);
+    case demux_strategy::perfect:
+      return virtual_operation_table_for<demux_strategy::perfect>(ops);
+    case demux_strategy::perfect_fast:
+      return virtual_operation_table_for<demux_strategy::perfect_fast>(ops);
+    case demux_strategy::active:
+      return virtual_operation_table_for<demux_strategy::active>(ops);
   }
   return nullptr;
 }
 
 // --- Servant maps ------------------------------------------------------------------------------
 
-using gperf_ids = servant_ids_1000;       // gperf over the 1000 binary ids
-using fast_ids = servant_ids_1000_fast;   // the perfect-fast hash over the same list
+using gperf_ids = servant_ids_1000;      // gperf over the 1000 binary ids
+using fast_ids = servant_ids_1000_fast;  // the perfect-fast hash over the same list
 
 // The first n object ids of the build-time list (the generated lookups are over all 1000).
 std::vector<std::string> servant_ids(std::size_t n) {
@@ -449,12 +460,14 @@ void bench_servant_strategy(runner& r, const std::vector<std::string>& ids) {
   {
     servant_map<value_t> front(S);
     auto keys = fill(front, ids);
-    r.run([&](const probe& p) noexcept { return front.find(p.key); }, probes_of(keys), "servant", name, "variant", false);
+    r.run([&](const probe& p) noexcept { return front.find(p.key); }, probes_of(keys), "servant", name, "variant",
+          false);
   }
   if (!r.s.count) {
     auto virt = make_virtual_servant_map(S);
     auto keys = fill(*virt, ids);
-    r.run([&](const probe& p) noexcept { return virt->find(p.key); }, probes_of(keys), "servant", name, "vtable", false);
+    r.run([&](const probe& p) noexcept { return virt->find(p.key); }, probes_of(keys), "servant", name, "vtable",
+          false);
   }
 }
 
@@ -476,7 +489,8 @@ void bench_servant_maps(const settings& s, std::vector<result>& out) {
     {
       gperf_servant_map<gperf_ids, value_t> g;
       auto keys = fill(g, ids);
-      r.run([&](const probe& p) noexcept { return g.find(p.key); }, probes_of(keys), "servant", "perfect-gperf", "concrete", true);
+      r.run([&](const probe& p) noexcept { return g.find(p.key); }, probes_of(keys), "servant", "perfect-gperf",
+            "concrete", true);
     }
     {
       gperf_servant_map<fast_ids, value_t> g;
@@ -517,8 +531,8 @@ void bench_operation_strategy(runner& r, const Ops& ops, const std::vector<probe
   const auto& population = S == demux_strategy::active ? by_index : by_name;
   {
     const operation_table_of<S, value_t> table(ops);
-    r.run([&](const probe& p) noexcept { return table.find(p.index, p.key); }, population, "operation", name, "concrete",
-          true);
+    r.run([&](const probe& p) noexcept { return table.find(p.index, p.key); }, population, "operation", name,
+          "concrete", true);
   }
   {
     const operation_table<value_t> front(S, ops);
@@ -618,8 +632,8 @@ void bench_large_one(runner& r, const std::vector<std::string>& ids, const std::
   std::size_t keys_bytes = keys.capacity() * sizeof(std::string);
   for (auto& k : keys) keys_bytes += string_heap_bytes(k);
   const double heap = static_cast<double>(heap_in_use() - before) - static_cast<double>(keys_bytes);
-  auto res = measure_warm(r.s, [&](const probe& p) noexcept { return map->find(p.key); },
-                          random_sequence(probes_of(keys), r.rng));
+  auto res = measure_warm(
+      r.s, [&](const probe& p) noexcept { return map->find(p.key); }, random_sequence(probes_of(keys), r.rng));
   res.bytes_per_servant = heap / static_cast<double>(ids.size());
   res.reported_per_servant = static_cast<double>(map->memory_bytes()) / static_cast<double>(ids.size());
   std::cerr << "  (filled in " << fill_ns / 1e6 << " ms)\n";
@@ -729,8 +743,11 @@ std::optional<std::size_t> parse_bytes(const std::string& text) {
     return std::nullopt;
   }
   const std::string unit = text.substr(used);
-  const unsigned long long scale = unit.empty() ? 1 : unit == "K" ? 1ull << 10 : unit == "M" ? 1ull << 20
-                                  : unit == "G" ? 1ull << 30 : 0;
+  const unsigned long long scale = unit.empty()  ? 1
+                                   : unit == "K" ? 1ull << 10
+                                   : unit == "M" ? 1ull << 20
+                                   : unit == "G" ? 1ull << 30
+                                                 : 0;
   if (scale == 0 || n == 0 || n > (1ull << 34) / scale) return std::nullopt;
   return static_cast<std::size_t>(n * scale);
 }

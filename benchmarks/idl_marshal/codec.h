@@ -52,7 +52,9 @@ inline char char_value(std::size_t i) { return static_cast<char>('a' + i % 26); 
 inline bool boolean_value(std::size_t i) { return i % 3 == 0; }
 // Nested: name, values (4..12 longs), tint (0..2), choice (long, string, double or the default
 // octet branch with discriminator 7), grid, few (0..3 Records).
-inline std::string name_value(std::size_t i) { return "nested element " + std::to_string(i) + std::string(i % 23, '.'); }
+inline std::string name_value(std::size_t i) {
+  return "nested element " + std::to_string(i) + std::string(i % 23, '.');
+}
 inline std::size_t values_count(std::size_t i) { return 4 + i % 9; }
 inline std::uint32_t color_value(std::size_t i) { return static_cast<std::uint32_t>(i % 3); }
 inline int choice_kind(std::size_t i) { return static_cast<int>(i % 4); }  // 0 l, 1 s, 2 d, 3 o

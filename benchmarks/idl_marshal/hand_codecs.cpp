@@ -61,10 +61,18 @@ void put(output_stream& out, const Integrity::Nested& v) {
   out.write_ulong(static_cast<std::uint32_t>(v.tint));
   out.write_long(v.choice._d());
   switch (v.choice._d()) {
-    case 1: out.write_long(v.choice.l()); break;
-    case 2: out.write_string(v.choice.s()); break;
-    case 3: out.write_double(v.choice.d()); break;
-    default: out.write_octet(v.choice.o()); break;
+    case 1:
+      out.write_long(v.choice.l());
+      break;
+    case 2:
+      out.write_string(v.choice.s());
+      break;
+    case 3:
+      out.write_double(v.choice.d());
+      break;
+    default:
+      out.write_octet(v.choice.o());
+      break;
   }
   for (const auto& row : v.grid)
     for (std::int32_t e : row) out.write_long(e);
@@ -119,10 +127,19 @@ void get(input_stream& in, Integrity::Nested& v) {
   v.tint = static_cast<Integrity::Color>(tint);
   const std::int32_t d = in.read_long();
   switch (d) {
-    case 1: v.choice.l(in.read_long()); break;
-    case 2: v.choice.s(in.read_string()); break;
-    case 3: v.choice.d(in.read_double()); break;
-    default: v.choice.o(in.read_octet()); v.choice._d(d); break;
+    case 1:
+      v.choice.l(in.read_long());
+      break;
+    case 2:
+      v.choice.s(in.read_string());
+      break;
+    case 3:
+      v.choice.d(in.read_double());
+      break;
+    default:
+      v.choice.o(in.read_octet());
+      v.choice._d(d);
+      break;
   }
   for (auto& row : v.grid)
     for (std::int32_t& e : row) e = in.read_long();
@@ -130,11 +147,16 @@ void get(input_stream& in, Integrity::Nested& v) {
 }
 
 // The sequence's minimal CDR element size, for read_length.
-template <class T> constexpr std::size_t min_size = sizeof(T);
-template <> constexpr std::size_t min_size<BinStruct> = 16;
-template <> constexpr std::size_t min_size<Integrity::Record> = 21;
-template <> constexpr std::size_t min_size<Integrity::NARecord> = 20;
-template <> constexpr std::size_t min_size<Integrity::Nested> = 4 + 4 + 4 + 8 + 48 + 4;
+template <class T>
+constexpr std::size_t min_size = sizeof(T);
+template <>
+constexpr std::size_t min_size<BinStruct> = 16;
+template <>
+constexpr std::size_t min_size<Integrity::Record> = 21;
+template <>
+constexpr std::size_t min_size<Integrity::NARecord> = 20;
+template <>
+constexpr std::size_t min_size<Integrity::Nested> = 4 + 4 + 4 + 8 + 48 + 4;
 
 template <class Holder>
 codec by_hand(const Holder& original) {

@@ -42,7 +42,7 @@ struct options {
   std::filesystem::path out_dir;
   bool quick = false;
   bool check_only = false;
-  int repetitions = 0;  // 0: the mode's default
+  int repetitions = 0;            // 0: the mode's default
   std::vector<std::string> only;  // data sets to keep (empty: all)
   long calls = 0;                 // > 0: untimed calls for an instruction count
   std::string operation;          // with --calls: "marshal", "demarshal" or both (empty)
@@ -65,8 +65,7 @@ std::vector<std::string> split_commas(const std::string& list) {
 }
 
 [[noreturn]] void usage_error(const std::string& why) {
-  std::cerr << "idl_marshal_bench: " << why << "\n"
-            << usage;
+  std::cerr << "idl_marshal_bench: " << why << "\n" << usage;
   std::exit(2);
 }
 
@@ -156,8 +155,9 @@ std::size_t check(data_set& set) {
       const auto again = c.remarshal();
       if (exact ? !same(again, message.bytes()) : again.size() != own.size) {
         std::cerr << "idl_marshal_bench: " << set.name << ": " << c.implementation
-                  << " does not demarshal what it marshals back unchanged (" << again.size() << " octets, first difference at "
-                  << first_difference(again, exact ? message.bytes() : own.bytes()) << ")\n";
+                  << " does not demarshal what it marshals back unchanged (" << again.size()
+                  << " octets, first difference at " << first_difference(again, exact ? message.bytes() : own.bytes())
+                  << ")\n";
         ok = false;
       }
       if (!exact) {
@@ -199,7 +199,8 @@ std::vector<timing> measure(std::vector<Work>& work, int repetitions, double tar
       for (std::uint64_t i = 0; i < n; ++i) work[k]();
       const double elapsed = thread_cpu_ns() - start;
       if (elapsed >= target_ns / 4 || n >= (std::uint64_t{1} << 32)) {
-        n = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(n) * target_ns / std::max(elapsed, 1.0)));
+        n = std::max<std::uint64_t>(
+            1, static_cast<std::uint64_t>(static_cast<double>(n) * target_ns / std::max(elapsed, 1.0)));
         break;
       }
       n *= 2;
@@ -241,11 +242,11 @@ void write_csv(const std::filesystem::path& path, const std::vector<row>& rows) 
   for (const row& r : rows) {
     double syidl_ns = 0;
     for (const row& o : rows)
-      if (o.data_set == r.data_set && o.operation == r.operation && o.implementation == "syidl") syidl_ns = o.t.median_ns;
-    out << r.data_set << ',' << r.elements << ',' << r.message_bytes << ',' << r.operation << ','
-        << r.implementation << ',' << fixed(r.t.median_ns, 1) << ',' << fixed(r.t.min_ns, 1) << ','
-        << r.t.iterations << ',' << fixed(r.mb_per_s(), 1) << ','
-        << (syidl_ns > 0 ? fixed(r.t.median_ns / syidl_ns, 3) : "") << '\n';
+      if (o.data_set == r.data_set && o.operation == r.operation && o.implementation == "syidl")
+        syidl_ns = o.t.median_ns;
+    out << r.data_set << ',' << r.elements << ',' << r.message_bytes << ',' << r.operation << ',' << r.implementation
+        << ',' << fixed(r.t.median_ns, 1) << ',' << fixed(r.t.min_ns, 1) << ',' << r.t.iterations << ','
+        << fixed(r.mb_per_s(), 1) << ',' << (syidl_ns > 0 ? fixed(r.t.median_ns / syidl_ns, 3) : "") << '\n';
   }
   if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
 }
@@ -253,7 +254,8 @@ void write_csv(const std::filesystem::path& path, const std::vector<row>& rows) 
 std::string markdown(const std::vector<row>& rows, const std::vector<std::string>& implementations,
                      const std::string& settings) {
   std::ostringstream md;
-  md << "# idl_marshal_bench\n\n" << settings << "\n\n"
+  md << "# idl_marshal_bench\n\n"
+     << settings << "\n\n"
      << "MB/s: 10^6 octets of CDR per second of thread CPU time, median over repetitions. "
         "x hand, x omniORB: how many times syidl's generated code is faster (their time / syidl's time).\n";
   for (const char* operation : {"marshal", "demarshal"}) {
@@ -280,8 +282,7 @@ std::string markdown(const std::vector<row>& rows, const std::vector<std::string
         if (impl == "syidl") continue;
         if (by_impl.count(impl) && by_impl.count("syidl"))
           md << ' ' << fixed(by_impl[impl]->t.median_ns / by_impl["syidl"]->t.median_ns, 2) << " |";
-        else
-          md << " - |";
+        else md << " - |";
       }
       md << '\n';
     }
@@ -332,8 +333,7 @@ int main(int argc, char** argv) {
       for (codec& c : set.codecs)
         if (const std::size_t own = c.marshal().size(); size != 0 && own != size)
           std::cerr << " (" << c.implementation << ": " << own << " octets)";
-      std::cerr
-                << " (" << set.codecs.size() << " implementations)\n";
+      std::cerr << " (" << set.codecs.size() << " implementations)\n";
     }
     if (status != 0 || opts.check_only) {
       if (opts.check_only && status == 0) std::cout << "idl_marshal_bench: every implementation agrees\n";
@@ -372,14 +372,13 @@ int main(int argc, char** argv) {
         std::cerr << set.name << ' ' << operation << "..." << std::flush;
         std::vector<std::function<void()>> work;
         for (codec& c : set.codecs) {
-          if (std::strcmp(operation, "marshal") == 0)
-            work.push_back([&c] { c.marshal(); });
-          else
-            work.push_back([&c, &message] { c.demarshal(message.bytes()); });
+          if (std::strcmp(operation, "marshal") == 0) work.push_back([&c] { c.marshal(); });
+          else work.push_back([&c, &message] { c.demarshal(message.bytes()); });
         }
         const auto t = measure(work, repetitions, target_ns);
         for (std::size_t k = 0; k < set.codecs.size(); ++k) {
-          rows.push_back({set.name, set.sequence, operation, set.codecs[k].implementation, set.elements, sizes[s], t[k]});
+          rows.push_back(
+              {set.name, set.sequence, operation, set.codecs[k].implementation, set.elements, sizes[s], t[k]});
           std::cerr << ' ' << set.codecs[k].implementation << ' ' << fixed(rows.back().mb_per_s(), 0) << " MB/s";
         }
         std::cerr << '\n';
@@ -388,7 +387,8 @@ int main(int argc, char** argv) {
 
     const std::string settings = "Settings: " + std::to_string(repetitions) + " repetitions of about " +
                                  fixed(target_ns / 1e6, 0) + " ms each per implementation" +
-                                 (opts.quick ? " (--quick)" : "") + "; messages start at alignment origin 0, native byte order.";
+                                 (opts.quick ? " (--quick)" : "") +
+                                 "; messages start at alignment origin 0, native byte order.";
     const std::string md = markdown(rows, implementations, settings);
     if (!opts.out_dir.empty()) {
       std::filesystem::create_directories(opts.out_dir);

@@ -77,10 +77,19 @@ std::unique_ptr<omni_data> build(const element_counts& n) {
     for (CORBA::ULong k = 0; k < e.values.length(); ++k) e.values[k] = long_value(i + k);
     e.tint = static_cast<Integrity::Color>(color_value(i));
     switch (choice_kind(i)) {
-      case 0: e.choice.l(long_value(i)); break;
-      case 1: e.choice.s(name_value(i).c_str()); break;
-      case 2: e.choice.d(double_value(i)); break;
-      default: e.choice.o(octet_value(i)); e.choice._d(default_discriminator); break;
+      case 0:
+        e.choice.l(long_value(i));
+        break;
+      case 1:
+        e.choice.s(name_value(i).c_str());
+        break;
+      case 2:
+        e.choice.d(double_value(i));
+        break;
+      default:
+        e.choice.o(octet_value(i));
+        e.choice._d(default_discriminator);
+        break;
     }
     for (CORBA::ULong r = 0; r < 3; ++r)
       for (CORBA::ULong c = 0; c < 4; ++c) e.grid[r][c] = long_value(i * 12 + r * 4 + c);
@@ -90,9 +99,15 @@ std::unique_ptr<omni_data> build(const element_counts& n) {
   d->anys.v.length(static_cast<CORBA::ULong>(n.anys));
   for (CORBA::ULong i = 0; i < n.anys; ++i) {
     switch (i % 3) {
-      case 0: d->anys.v[i] <<= make_record(i); break;
-      case 1: d->anys.v[i] <<= name_value(i).c_str(); break;
-      default: d->anys.v[i] <<= static_cast<CORBA::Double>(double_value(i)); break;
+      case 0:
+        d->anys.v[i] <<= make_record(i);
+        break;
+      case 1:
+        d->anys.v[i] <<= name_value(i).c_str();
+        break;
+      default:
+        d->anys.v[i] <<= static_cast<CORBA::Double>(double_value(i));
+        break;
     }
   }
   return d;

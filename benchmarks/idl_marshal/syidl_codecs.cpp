@@ -10,7 +10,8 @@ namespace marshal_bench {
 namespace {
 
 Integrity::Record make_record(std::size_t i) {
-  return {long_value(i), double_value(i), short_value(i), octet_value(i), float_value(i), char_value(i), boolean_value(i)};
+  return {long_value(i),  double_value(i), short_value(i),  octet_value(i),
+          float_value(i), char_value(i),   boolean_value(i)};
 }
 
 sy_data build(const element_counts& n) {
@@ -32,10 +33,19 @@ sy_data build(const element_counts& n) {
     for (std::size_t k = 0; k < values_count(i); ++k) e.values.push_back(long_value(i + k));
     e.tint = static_cast<Integrity::Color>(color_value(i));
     switch (choice_kind(i)) {
-      case 0: e.choice.l(long_value(i)); break;
-      case 1: e.choice.s(name_value(i)); break;
-      case 2: e.choice.d(double_value(i)); break;
-      default: e.choice.o(octet_value(i)); e.choice._d(default_discriminator); break;
+      case 0:
+        e.choice.l(long_value(i));
+        break;
+      case 1:
+        e.choice.s(name_value(i));
+        break;
+      case 2:
+        e.choice.d(double_value(i));
+        break;
+      default:
+        e.choice.o(octet_value(i));
+        e.choice._d(default_discriminator);
+        break;
     }
     for (std::size_t r = 0; r < 3; ++r)
       for (std::size_t c = 0; c < 4; ++c) e.grid[r][c] = long_value(i * 12 + r * 4 + c);
@@ -45,9 +55,15 @@ sy_data build(const element_counts& n) {
   for (std::size_t i = 0; i < n.anys; ++i) {
     switchyard::any a;
     switch (i % 3) {
-      case 0: a <<= make_record(i); break;
-      case 1: a <<= name_value(i); break;
-      default: a <<= double_value(i); break;
+      case 0:
+        a <<= make_record(i);
+        break;
+      case 1:
+        a <<= name_value(i);
+        break;
+      default:
+        a <<= double_value(i);
+        break;
     }
     d.anys.v.push_back(std::move(a));
   }
@@ -102,11 +118,16 @@ void add_syidl_codecs(std::vector<data_set>& sets, const element_counts& n) {
   data_set_named(sets, "octets", "sequence<octet>", n.octets).codecs.push_back(generated(d.octets));
   data_set_named(sets, "longs", "sequence<long>", n.longs).codecs.push_back(generated(d.longs));
   data_set_named(sets, "doubles", "sequence<double>", n.doubles).codecs.push_back(generated(d.doubles));
-  data_set_named(sets, "BinStruct", "sequence<BinStruct>, elements at 4 mod 8", n.structs).codecs.push_back(generated(d.structs));
-  data_set_named(sets, "BinStruct@8", "sequence<BinStruct>, elements 8-aligned", n.structs).codecs.push_back(generated(d.structs8));
-  data_set_named(sets, "Record", "sequence<Integrity::Record> (aligned)", n.structs).codecs.push_back(generated(d.records));
-  data_set_named(sets, "NARecord", "sequence<Integrity::NARecord> (non-aligned)", n.structs).codecs.push_back(generated(d.narecords));
-  data_set_named(sets, "Nested", "sequence<Integrity::Nested> (strings, union, array)", n.nested).codecs.push_back(generated(d.nesteds));
+  data_set_named(sets, "BinStruct", "sequence<BinStruct>, elements at 4 mod 8", n.structs)
+      .codecs.push_back(generated(d.structs));
+  data_set_named(sets, "BinStruct@8", "sequence<BinStruct>, elements 8-aligned", n.structs)
+      .codecs.push_back(generated(d.structs8));
+  data_set_named(sets, "Record", "sequence<Integrity::Record> (aligned)", n.structs)
+      .codecs.push_back(generated(d.records));
+  data_set_named(sets, "NARecord", "sequence<Integrity::NARecord> (non-aligned)", n.structs)
+      .codecs.push_back(generated(d.narecords));
+  data_set_named(sets, "Nested", "sequence<Integrity::Nested> (strings, union, array)", n.nested)
+      .codecs.push_back(generated(d.nesteds));
   data_set_named(sets, "Any", "sequence<any> (Record, string, double)", n.anys).codecs.push_back(generated(d.anys));
 }
 

@@ -22,8 +22,8 @@
 
 #include <omniORB4/callDescriptor.h>
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -69,8 +69,7 @@ struct options {
   std::exit(2);
 }
 
-unsigned long long to_number(const std::string& text, unsigned long long max,
-                             const std::string& what) {
+unsigned long long to_number(const std::string& text, unsigned long long max, const std::string& what) {
   char* end = nullptr;
   errno = 0;
   unsigned long long value = std::strtoull(text.c_str(), &end, 10);
@@ -289,8 +288,8 @@ int run_latency(const options& opts, ttcp_sequence_ptr target) {
     return 1;
   }
   if (opts.verbose) {
-    std::cerr << "omni_bench_client: " << opts.samples << " " << opts.mode << " " << opts.type
-              << " samples (units " << opts.units << ") in " << opts.samples_out << "\n";
+    std::cerr << "omni_bench_client: " << opts.samples << " " << opts.mode << " " << opts.type << " samples (units "
+              << opts.units << ") in " << opts.samples_out << "\n";
   }
   return 0;
 }
@@ -298,8 +297,9 @@ int run_latency(const options& opts, ttcp_sequence_ptr target) {
 // ---- latency of Integrity::Echo calls (the evaluation report's types)
 
 template <class Sequence>
-bool same(const Sequence& a, const Sequence& b, bool (*equal)(const typename std::remove_reference<decltype(a[0])>::type&,
-                                                              const typename std::remove_reference<decltype(a[0])>::type&)) {
+bool same(const Sequence& a, const Sequence& b,
+          bool (*equal)(const typename std::remove_reference<decltype(a[0])>::type&,
+                        const typename std::remove_reference<decltype(a[0])>::type&)) {
   if (a.length() != b.length()) return false;
   for (CORBA::ULong i = 0; i < a.length(); ++i)
     if (!equal(a[i], b[i])) return false;
@@ -322,35 +322,48 @@ int run_echo_latency(const options& opts, Integrity::Echo_ptr echo) {
     if (longs.length()) longs[i] = k * 7 - 3;
     if (records.length()) {
       Integrity::Record& r = records[i];
-      r.l = k; r.d = 1.25 * k; r.s = static_cast<CORBA::Short>(k); r.o = static_cast<CORBA::Octet>(k);
-      r.f = 0.5f * static_cast<float>(k); r.c = static_cast<CORBA::Char>('a' + k % 26); r.b = k % 2 == 0;
+      r.l = k;
+      r.d = 1.25 * k;
+      r.s = static_cast<CORBA::Short>(k);
+      r.o = static_cast<CORBA::Octet>(k);
+      r.f = 0.5f * static_cast<float>(k);
+      r.c = static_cast<CORBA::Char>('a' + k % 26);
+      r.b = k % 2 == 0;
     }
     if (narecords.length()) {
       Integrity::NARecord& r = narecords[i];
-      r.o = static_cast<CORBA::Octet>(k); r.d = 2.5 * k; r.c = static_cast<CORBA::Char>('A' + k % 26);
-      r.ll = static_cast<CORBA::LongLong>(k) << 20; r.s = static_cast<CORBA::Short>(-k);
+      r.o = static_cast<CORBA::Octet>(k);
+      r.d = 2.5 * k;
+      r.c = static_cast<CORBA::Char>('A' + k % 26);
+      r.ll = static_cast<CORBA::LongLong>(k) << 20;
+      r.s = static_cast<CORBA::Short>(-k);
     }
   }
   // Returns whether the reply equals what was sent (checked on the first, untimed call only).
   auto call = [&](bool check) {
     if (doubles.length()) {
       Integrity::Doubles_var r = echo->echo_doubles(doubles);
-      return !check || same(r.in(), doubles, +[](const CORBA::Double& a, const CORBA::Double& b) { return a == b; });
+      return !check || same(
+                           r.in(), doubles, +[](const CORBA::Double& a, const CORBA::Double& b) { return a == b; });
     }
     if (longs.length()) {
       Integrity::Longs_var r = echo->echo_longs(longs);
-      return !check || same(r.in(), longs, +[](const CORBA::Long& a, const CORBA::Long& b) { return a == b; });
+      return !check || same(
+                           r.in(), longs, +[](const CORBA::Long& a, const CORBA::Long& b) { return a == b; });
     }
     if (records.length()) {
       Integrity::Records_var r = echo->echo_records(records);
-      return !check || same(r.in(), records, +[](const Integrity::Record& a, const Integrity::Record& b) {
-        return a.l == b.l && a.d == b.d && a.s == b.s && a.o == b.o && a.f == b.f && a.c == b.c && a.b == b.b;
-      });
+      return !check || same(
+                           r.in(), records, +[](const Integrity::Record& a, const Integrity::Record& b) {
+                             return a.l == b.l && a.d == b.d && a.s == b.s && a.o == b.o && a.f == b.f && a.c == b.c &&
+                                    a.b == b.b;
+                           });
     }
     Integrity::NARecords_var r = echo->echo_narecords(narecords);
-    return !check || same(r.in(), narecords, +[](const Integrity::NARecord& a, const Integrity::NARecord& b) {
-      return a.o == b.o && a.d == b.d && a.c == b.c && a.ll == b.ll && a.s == b.s;
-    });
+    return !check || same(
+                         r.in(), narecords, +[](const Integrity::NARecord& a, const Integrity::NARecord& b) {
+                           return a.o == b.o && a.d == b.d && a.c == b.c && a.ll == b.ll && a.s == b.s;
+                         });
   };
   if (!call(true)) {
     std::cerr << "omni_bench_client: " << opts.type << ": the reply differs from what was sent\n";
@@ -387,8 +400,8 @@ int run_ttcp(const options& opts, ttcp_sequence_ptr target) {
   // The connection is opened (and the socket queues set) before the clock starts.
   target->sendNoParams_2way();
   if (opts.verbose) {
-    std::cerr << "omni_bench_client: ttcp " << calls << " " << (opts.oneway ? "one-way" : "two-way")
-              << " calls of " << bytes_per_call << " bytes\n";
+    std::cerr << "omni_bench_client: ttcp " << calls << " " << (opts.oneway ? "one-way" : "two-way") << " calls of "
+              << bytes_per_call << " bytes\n";
   }
   auto start = std::chrono::steady_clock::now();
   for (unsigned long long i = 0; i < calls; ++i) {
@@ -440,10 +453,9 @@ int main(int argc, char** argv) {
       }
     }
   } catch (const CORBA::SystemException& e) {
-    std::cerr << "omni_bench_client: CORBA::" << e._name() << " minor 0x" << std::hex
-              << e.minor() << std::dec << " ("
-              << (e.NP_minorString() ? e.NP_minorString() : "no minor text") << ") talking to '"
-              << opts.object << "' from " << opts.ior_file << "\n";
+    std::cerr << "omni_bench_client: CORBA::" << e._name() << " minor 0x" << std::hex << e.minor() << std::dec << " ("
+              << (e.NP_minorString() ? e.NP_minorString() : "no minor text") << ") talking to '" << opts.object
+              << "' from " << opts.ior_file << "\n";
     status = 1;
   } catch (const CORBA::Exception& e) {
     std::cerr << "omni_bench_client: CORBA::" << e._name() << "\n";

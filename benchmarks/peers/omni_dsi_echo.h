@@ -109,19 +109,19 @@ class omni_dsi_echo final : public PortableServer::DynamicImplementation {
   // The echo_* operations: one in argument, the result of its type (borrowed TypeCodes).
   static CORBA::TypeCode_ptr echoed_type(const std::string& operation) {
     static const std::pair<const char*, CORBA::TypeCode_ptr> types[] = {
-        {"echo_boolean", CORBA::_tc_boolean},      {"echo_octet", CORBA::_tc_octet},
-        {"echo_char", CORBA::_tc_char},            {"echo_short", CORBA::_tc_short},
-        {"echo_ushort", CORBA::_tc_ushort},        {"echo_long", CORBA::_tc_long},
-        {"echo_ulong", CORBA::_tc_ulong},          {"echo_longlong", CORBA::_tc_longlong},
-        {"echo_ulonglong", CORBA::_tc_ulonglong},  {"echo_float", CORBA::_tc_float},
-        {"echo_double", CORBA::_tc_double},        {"echo_string", CORBA::_tc_string},
-        {"echo_wstring", CORBA::_tc_wstring},      {"echo_color", Integrity::_tc_Color},
-        {"echo_record", Integrity::_tc_Record},    {"echo_narecord", Integrity::_tc_NARecord},
-        {"echo_variant", Integrity::_tc_Variant},  {"echo_matrix", Integrity::_tc_Matrix},
-        {"echo_nested", Integrity::_tc_Nested},    {"echo_octets", Integrity::_tc_Octets},
-        {"echo_longs", Integrity::_tc_Longs},      {"echo_doubles", Integrity::_tc_Doubles},
-        {"echo_records", Integrity::_tc_Records},  {"echo_narecords", Integrity::_tc_NARecords},
-        {"echo_strings", Integrity::_tc_Strings},  {"echo_any", CORBA::_tc_any},
+        {"echo_boolean", CORBA::_tc_boolean},     {"echo_octet", CORBA::_tc_octet},
+        {"echo_char", CORBA::_tc_char},           {"echo_short", CORBA::_tc_short},
+        {"echo_ushort", CORBA::_tc_ushort},       {"echo_long", CORBA::_tc_long},
+        {"echo_ulong", CORBA::_tc_ulong},         {"echo_longlong", CORBA::_tc_longlong},
+        {"echo_ulonglong", CORBA::_tc_ulonglong}, {"echo_float", CORBA::_tc_float},
+        {"echo_double", CORBA::_tc_double},       {"echo_string", CORBA::_tc_string},
+        {"echo_wstring", CORBA::_tc_wstring},     {"echo_color", Integrity::_tc_Color},
+        {"echo_record", Integrity::_tc_Record},   {"echo_narecord", Integrity::_tc_NARecord},
+        {"echo_variant", Integrity::_tc_Variant}, {"echo_matrix", Integrity::_tc_Matrix},
+        {"echo_nested", Integrity::_tc_Nested},   {"echo_octets", Integrity::_tc_Octets},
+        {"echo_longs", Integrity::_tc_Longs},     {"echo_doubles", Integrity::_tc_Doubles},
+        {"echo_records", Integrity::_tc_Records}, {"echo_narecords", Integrity::_tc_NARecords},
+        {"echo_strings", Integrity::_tc_Strings}, {"echo_any", CORBA::_tc_any},
     };
     for (const auto& [name, type] : types)
       if (operation == name) return type;

@@ -28,41 +28,21 @@ class omni_echo_servant final : public POA_Integrity::Echo {
   CORBA::Float echo_float(CORBA::Float v) override { return count(), v; }
   CORBA::Double echo_double(CORBA::Double v) override { return count(), v; }
   char* echo_string(const char* v) override { return count(), CORBA::string_dup(v); }
-  CORBA::WChar* echo_wstring(const CORBA::WChar* v) override {
-    return count(), CORBA::wstring_dup(v);
-  }
+  CORBA::WChar* echo_wstring(const CORBA::WChar* v) override { return count(), CORBA::wstring_dup(v); }
   Integrity::Color echo_color(Integrity::Color v) override { return count(), v; }
   Integrity::Record echo_record(const Integrity::Record& v) override { return count(), v; }
-  Integrity::NARecord echo_narecord(const Integrity::NARecord& v) override {
-    return count(), v;
-  }
-  Integrity::Variant* echo_variant(const Integrity::Variant& v) override {
-    return count(), new Integrity::Variant(v);
-  }
-  Integrity::Matrix_slice* echo_matrix(const Integrity::Matrix v) override {
-    return count(), Integrity::Matrix_dup(v);
-  }
-  Integrity::Nested* echo_nested(const Integrity::Nested& v) override {
-    return count(), new Integrity::Nested(v);
-  }
-  Integrity::Octets* echo_octets(const Integrity::Octets& v) override {
-    return count(), new Integrity::Octets(v);
-  }
-  Integrity::Longs* echo_longs(const Integrity::Longs& v) override {
-    return count(), new Integrity::Longs(v);
-  }
-  Integrity::Doubles* echo_doubles(const Integrity::Doubles& v) override {
-    return count(), new Integrity::Doubles(v);
-  }
-  Integrity::Records* echo_records(const Integrity::Records& v) override {
-    return count(), new Integrity::Records(v);
-  }
+  Integrity::NARecord echo_narecord(const Integrity::NARecord& v) override { return count(), v; }
+  Integrity::Variant* echo_variant(const Integrity::Variant& v) override { return count(), new Integrity::Variant(v); }
+  Integrity::Matrix_slice* echo_matrix(const Integrity::Matrix v) override { return count(), Integrity::Matrix_dup(v); }
+  Integrity::Nested* echo_nested(const Integrity::Nested& v) override { return count(), new Integrity::Nested(v); }
+  Integrity::Octets* echo_octets(const Integrity::Octets& v) override { return count(), new Integrity::Octets(v); }
+  Integrity::Longs* echo_longs(const Integrity::Longs& v) override { return count(), new Integrity::Longs(v); }
+  Integrity::Doubles* echo_doubles(const Integrity::Doubles& v) override { return count(), new Integrity::Doubles(v); }
+  Integrity::Records* echo_records(const Integrity::Records& v) override { return count(), new Integrity::Records(v); }
   Integrity::NARecords* echo_narecords(const Integrity::NARecords& v) override {
     return count(), new Integrity::NARecords(v);
   }
-  Integrity::Strings* echo_strings(const Integrity::Strings& v) override {
-    return count(), new Integrity::Strings(v);
-  }
+  Integrity::Strings* echo_strings(const Integrity::Strings& v) override { return count(), new Integrity::Strings(v); }
   CORBA::Any* echo_any(const CORBA::Any& v) override { return count(), new CORBA::Any(v); }
 
   void twist(CORBA::Long& a, char*& s) override {
@@ -73,8 +53,7 @@ class omni_echo_servant final : public POA_Integrity::Echo {
     CORBA::string_free(s);
     s = CORBA::string_dup(reversed.c_str());
   }
-  CORBA::Long split(const Integrity::Nested& v, CORBA::String_out name,
-                    Integrity::Longs_out values) override {
+  CORBA::Long split(const Integrity::Nested& v, CORBA::String_out name, Integrity::Longs_out values) override {
     count();
     name = CORBA::string_dup(v.name);
     values = new Integrity::Longs(v.values);

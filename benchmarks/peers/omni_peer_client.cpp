@@ -157,8 +157,7 @@ Integrity::Record sample_record(CORBA::Long seed) {
 }
 
 bool operator==(const Integrity::Record& a, const Integrity::Record& b) {
-  return a.l == b.l && a.d == b.d && a.s == b.s && a.o == b.o && a.f == b.f && a.c == b.c &&
-         a.b == b.b;
+  return a.l == b.l && a.d == b.d && a.s == b.s && a.o == b.o && a.f == b.f && a.c == b.c && a.b == b.b;
 }
 
 Integrity::NARecord sample_narecord(CORBA::Long seed) {
@@ -187,10 +186,14 @@ bool same_sequence(const Seq& a, const Seq& b) {
 bool same_variant(const Integrity::Variant& a, const Integrity::Variant& b) {
   if (a._d() != b._d()) return false;
   switch (a._d()) {
-    case 1: return a.l() == b.l();
-    case 2: return std::strcmp(a.s(), b.s()) == 0;
-    case 3: return a.d() == b.d();
-    default: return a.o() == b.o();
+    case 1:
+      return a.l() == b.l();
+    case 2:
+      return std::strcmp(a.s(), b.s()) == 0;
+    case 3:
+      return a.d() == b.d();
+    default:
+      return a.o() == b.o();
   }
 }
 
@@ -226,9 +229,8 @@ Integrity::Nested sample_nested() {
 }
 
 bool same_nested(const Integrity::Nested& a, const Integrity::Nested& b) {
-  return std::strcmp(a.name, b.name) == 0 && same_sequence(a.values, b.values) &&
-         a.tint == b.tint && same_variant(a.choice, b.choice) && same_matrix(a.grid, b.grid) &&
-         same_sequence(a.few, b.few);
+  return std::strcmp(a.name, b.name) == 0 && same_sequence(a.values, b.values) && a.tint == b.tint &&
+         same_variant(a.choice, b.choice) && same_matrix(a.grid, b.grid) && same_sequence(a.few, b.few);
 }
 
 using echo_check = std::function<void(Integrity::Echo_ptr)>;
@@ -242,30 +244,30 @@ std::vector<std::pair<std::string, echo_check>> echo_checks(bool wide_strings) {
       {"echo_char", [](Echo_ptr e) { expect_equal<char>(e->echo_char('Z'), 'Z', "char"); }},
       {"echo_short", [](Echo_ptr e) { expect_equal<int>(e->echo_short(-12345), -12345, "short"); }},
       {"echo_ushort", [](Echo_ptr e) { expect_equal<int>(e->echo_ushort(54321), 54321, "ushort"); }},
-      {"echo_long", [](Echo_ptr e) {
-         expect_equal<long>(e->echo_long(-123456789), -123456789, "long"); }},
-      {"echo_ulong", [](Echo_ptr e) {
-         expect_equal<unsigned long>(e->echo_ulong(0xDEADBEEFu), 0xDEADBEEFu, "ulong"); }},
-      {"echo_longlong", [](Echo_ptr e) {
-         expect_equal<long long>(e->echo_longlong(-1234567890123456789LL), -1234567890123456789LL,
-                                 "longlong"); }},
-      {"echo_ulonglong", [](Echo_ptr e) {
-         expect_equal<unsigned long long>(e->echo_ulonglong(0xFEDCBA9876543210ULL),
-                                          0xFEDCBA9876543210ULL, "ulonglong"); }},
+      {"echo_long", [](Echo_ptr e) { expect_equal<long>(e->echo_long(-123456789), -123456789, "long"); }},
+      {"echo_ulong", [](Echo_ptr e) { expect_equal<unsigned long>(e->echo_ulong(0xDEADBEEFu), 0xDEADBEEFu, "ulong"); }},
+      {"echo_longlong",
+       [](Echo_ptr e) {
+         expect_equal<long long>(e->echo_longlong(-1234567890123456789LL), -1234567890123456789LL, "longlong");
+       }},
+      {"echo_ulonglong",
+       [](Echo_ptr e) {
+         expect_equal<unsigned long long>(e->echo_ulonglong(0xFEDCBA9876543210ULL), 0xFEDCBA9876543210ULL, "ulonglong");
+       }},
       {"echo_float", [](Echo_ptr e) { expect_equal<float>(e->echo_float(3.5f), 3.5f, "float"); }},
-      {"echo_double", [](Echo_ptr e) {
-         expect_equal<double>(e->echo_double(-2.25), -2.25, "double"); }},
-      {"echo_string", [](Echo_ptr e) {
+      {"echo_double", [](Echo_ptr e) { expect_equal<double>(e->echo_double(-2.25), -2.25, "double"); }},
+      {"echo_string",
+       [](Echo_ptr e) {
          CORBA::String_var r = e->echo_string("hello, switchyard");
          expect(std::strcmp(r.in(), "hello, switchyard") == 0, "string: got " + std::string(r.in()));
        }},
-      {"echo_color", [](Echo_ptr e) {
-         expect_equal<int>(e->echo_color(blue), blue, "color"); }},
-      {"echo_record", [](Echo_ptr e) {
-         expect(e->echo_record(sample_record(3)) == sample_record(3), "record differs"); }},
-      {"echo_narecord", [](Echo_ptr e) {
-         expect(e->echo_narecord(sample_narecord(1)) == sample_narecord(1), "narecord differs"); }},
-      {"echo_variant", [](Echo_ptr e) {
+      {"echo_color", [](Echo_ptr e) { expect_equal<int>(e->echo_color(blue), blue, "color"); }},
+      {"echo_record",
+       [](Echo_ptr e) { expect(e->echo_record(sample_record(3)) == sample_record(3), "record differs"); }},
+      {"echo_narecord",
+       [](Echo_ptr e) { expect(e->echo_narecord(sample_narecord(1)) == sample_narecord(1), "narecord differs"); }},
+      {"echo_variant",
+       [](Echo_ptr e) {
          Variant v;
          v.s(static_cast<const char*>("two"));
          Variant_var r = e->echo_variant(v);
@@ -276,46 +278,58 @@ std::vector<std::pair<std::string, echo_check>> echo_checks(bool wide_strings) {
          Variant_var r2 = e->echo_variant(other);
          expect(same_variant(r2.in(), other), "variant (default) differs");
        }},
-      {"echo_matrix", [](Echo_ptr e) {
+      {"echo_matrix",
+       [](Echo_ptr e) {
          Matrix m;
          fill_matrix(m);
          Matrix_var r = e->echo_matrix(m);
          expect(same_matrix(r.in(), m), "matrix differs");
        }},
-      {"echo_nested", [](Echo_ptr e) {
+      {"echo_nested",
+       [](Echo_ptr e) {
          Nested n = sample_nested();
          Nested_var r = e->echo_nested(n);
          expect(same_nested(r.in(), n), "nested differs");
        }},
-      {"echo_octets", [](Echo_ptr e) {
+      {"echo_octets",
+       [](Echo_ptr e) {
          Octets o;
          o.length(10);
          for (CORBA::ULong i = 0; i < o.length(); ++i) o[i] = static_cast<CORBA::Octet>(i * 17);
          Octets_var r = e->echo_octets(o);
          expect(same_sequence(r.in(), o), "octets differ");
        }},
-      {"echo_longs", [](Echo_ptr e) {
+      {"echo_longs",
+       [](Echo_ptr e) {
          Longs l;
          l.length(4);
-         l[0] = 1; l[1] = -1; l[2] = 0x7fffffff; l[3] = -0x7fffffff - 1;
+         l[0] = 1;
+         l[1] = -1;
+         l[2] = 0x7fffffff;
+         l[3] = -0x7fffffff - 1;
          Longs_var r = e->echo_longs(l);
          expect(same_sequence(r.in(), l), "longs differ");
        }},
-      {"echo_doubles", [](Echo_ptr e) {
+      {"echo_doubles",
+       [](Echo_ptr e) {
          Doubles d;
          d.length(3);
-         d[0] = 0.5; d[1] = -1e300; d[2] = 3.0;
+         d[0] = 0.5;
+         d[1] = -1e300;
+         d[2] = 3.0;
          Doubles_var r = e->echo_doubles(d);
          expect(same_sequence(r.in(), d), "doubles differ");
        }},
-      {"echo_records", [](Echo_ptr e) {
+      {"echo_records",
+       [](Echo_ptr e) {
          Records s;
          s.length(3);
          for (CORBA::ULong i = 0; i < 3; ++i) s[i] = sample_record(static_cast<CORBA::Long>(i + 1));
          Records_var r = e->echo_records(s);
          expect(same_sequence(r.in(), s), "records differ");
        }},
-      {"echo_narecords", [](Echo_ptr e) {
+      {"echo_narecords",
+       [](Echo_ptr e) {
          NARecords s;
          s.length(2);
          s[0] = sample_narecord(1);
@@ -323,7 +337,8 @@ std::vector<std::pair<std::string, echo_check>> echo_checks(bool wide_strings) {
          NARecords_var r = e->echo_narecords(s);
          expect(same_sequence(r.in(), s), "narecords differ");
        }},
-      {"echo_strings", [](Echo_ptr e) {
+      {"echo_strings",
+       [](Echo_ptr e) {
          Strings s;
          s.length(3);
          s[0] = CORBA::string_dup("");
@@ -334,7 +349,8 @@ std::vector<std::pair<std::string, echo_check>> echo_checks(bool wide_strings) {
          for (CORBA::ULong i = 0; same && i < 3; ++i) same = std::strcmp(r[i], s[i]) == 0;
          expect(same, "strings differ");
        }},
-      {"echo_any", [](Echo_ptr e) {
+      {"echo_any",
+       [](Echo_ptr e) {
          CORBA::Any a;
          a <<= static_cast<CORBA::Long>(42);
          CORBA::Any_var r = e->echo_any(a);
@@ -346,38 +362,41 @@ std::vector<std::pair<std::string, echo_check>> echo_checks(bool wide_strings) {
          const char* text = nullptr;
          expect((rs.in() >>= text) && std::strcmp(text, "any string") == 0, "any (string) differs");
        }},
-      {"twist", [](Echo_ptr e) {
+      {"twist",
+       [](Echo_ptr e) {
          CORBA::Long a = 21;
          CORBA::String_var s = CORBA::string_dup("abc");
          e->twist(a, s.inout());
          expect(a == 42 && std::strcmp(s.in(), "cba") == 0, "twist: want 42 \"cba\"");
        }},
-      {"split", [](Echo_ptr e) {
+      {"split",
+       [](Echo_ptr e) {
          Nested n = sample_nested();
          CORBA::String_var name;
          Longs_var values;
          CORBA::Long count = e->split(n, name.out(), values.out());
-         expect(count == 3 && std::strcmp(name.in(), "nest") == 0 &&
-                    same_sequence(values.in(), n.values),
+         expect(count == 3 && std::strcmp(name.in(), "nest") == 0 && same_sequence(values.in(), n.values),
                 "split: parts differ");
        }},
       {"refuse_ok", [](Echo_ptr e) { expect_equal<long>(e->refuse(0), 0, "refuse(0)"); }},
-      {"refuse", [](Echo_ptr e) {
+      {"refuse",
+       [](Echo_ptr e) {
          try {
            e->refuse(7);
          } catch (const Refused& r) {
-           expect(std::strcmp(r.reason, "refused") == 0 && r.code == 7,
-                  "Refused carries wrong members");
+           expect(std::strcmp(r.reason, "refused") == 0 && r.code == 7, "Refused carries wrong members");
            return;
          }
          throw check_failed{"refuse(7) did not raise Refused"};
        }},
-      {"label", [](Echo_ptr e) {
+      {"label",
+       [](Echo_ptr e) {
          e->label("tagged");
          CORBA::String_var r = e->label();
          expect(std::strcmp(r.in(), "tagged") == 0, "label: got " + std::string(r.in()));
        }},
-      {"calls", [](Echo_ptr e) {
+      {"calls",
+       [](Echo_ptr e) {
          CORBA::ULong before = e->calls();
          CORBA::ULong after = e->calls();
          expect(after == before + 1, "calls does not count");
@@ -385,10 +404,11 @@ std::vector<std::pair<std::string, echo_check>> echo_checks(bool wide_strings) {
   };
   if (wide_strings) {
     checks.insert(checks.begin() + 12, {"echo_wstring", [](Echo_ptr e) {
-      const CORBA::WChar text[] = {L'h', L'\u00e9', L'l', L'l', L'o', L' ', L'\u2713', 0};
-      CORBA::WString_var r = e->echo_wstring(text);
-      expect(std::wcscmp(r.in(), text) == 0, "wstring differs");
-    }});
+                                          const CORBA::WChar text[] = {L'h', L'\u00e9', L'l',      L'l',
+                                                                       L'o', L' ',      L'\u2713', 0};
+                                          CORBA::WString_var r = e->echo_wstring(text);
+                                          expect(std::wcscmp(r.in(), text) == 0, "wstring differs");
+                                        }});
   }
   return checks;
 }
@@ -432,8 +452,8 @@ CORBA::Object_ptr with_mangled_key(CORBA::ORB_ptr orb, CORBA::Object_ptr object)
 }
 
 // Runs one command `count` times; throws check_failed or a CORBA exception on failure.
-void run_call(CORBA::ORB_ptr orb, const options& opts, const std::string& call,
-              CORBA::Object_ptr ttcp_object, CORBA::Object_ptr echo_object) {
+void run_call(CORBA::ORB_ptr orb, const options& opts, const std::string& call, CORBA::Object_ptr ttcp_object,
+              CORBA::Object_ptr echo_object) {
   auto ttcp = [&] {
     if (CORBA::is_nil(ttcp_object)) throw check_failed{"no ttcp object"};
     return ttcp_sequence::_unchecked_narrow(ttcp_object);
@@ -442,9 +462,7 @@ void run_call(CORBA::ORB_ptr orb, const options& opts, const std::string& call,
     if (CORBA::is_nil(echo_object)) throw check_failed{"no echo object"};
     return Integrity::Echo::_unchecked_narrow(echo_object);
   };
-  auto sized = [&](const std::string& prefix) {
-    return to_count(call.substr(prefix.size()), "bad size in --call");
-  };
+  auto sized = [&](const std::string& prefix) { return to_count(call.substr(prefix.size()), "bad size in --call"); };
 
   if (call == "noparams2way") {
     ttcp_sequence_var t = ttcp();
@@ -564,8 +582,7 @@ void run_call(CORBA::ORB_ptr orb, const options& opts, const std::string& call,
         CORBA::Exception* ex = request->env()->exception();
         raised = ex && CORBA::BAD_OPERATION::_downcast(ex);
         if (!raised) {
-          throw check_failed{std::string("unknown operation gave ") +
-                             (ex ? ex->_name() : "no exception")};
+          throw check_failed{std::string("unknown operation gave ") + (ex ? ex->_name() : "no exception")};
         }
       } catch (const CORBA::BAD_OPERATION&) {
         raised = true;
@@ -613,8 +630,8 @@ int main(int argc, char** argv) {
         std::cout << "FAIL  " << call << ": " << failure.message << std::endl;
       } catch (const CORBA::SystemException& ex) {
         ++failures;
-        std::cout << "FAIL  " << call << ": CORBA::" << ex._name() << " minor 0x" << std::hex
-                  << ex.minor() << std::dec << std::endl;
+        std::cout << "FAIL  " << call << ": CORBA::" << ex._name() << " minor 0x" << std::hex << ex.minor() << std::dec
+                  << std::endl;
       } catch (const CORBA::Exception& ex) {
         ++failures;
         std::cout << "FAIL  " << call << ": CORBA::" << ex._name() << std::endl;
@@ -625,7 +642,7 @@ int main(int argc, char** argv) {
     std::cerr << "omni_peer_client: CORBA::" << ex._name() << "\n";
     return 1;
   }
-  std::cout << (failures ? "omni_peer_client: FAILED " : "omni_peer_client: all passed ")
-            << "(" << failures << " failing command(s))" << std::endl;
+  std::cout << (failures ? "omni_peer_client: FAILED " : "omni_peer_client: all passed ") << "(" << failures
+            << " failing command(s))" << std::endl;
   return failures ? 1 : 0;
 }

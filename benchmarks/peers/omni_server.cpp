@@ -224,8 +224,8 @@ int main(int argc, char** argv) {
       orb->shutdown(false);
     });
     if (opts.verbose)
-      std::cerr << "omni_server: serving echo and " << opts.servants << " ttcp servant(s); IORs in "
-                << opts.ior_file << std::endl;
+      std::cerr << "omni_server: serving echo and " << opts.servants << " ttcp servant(s); IORs in " << opts.ior_file
+                << std::endl;
     orb->run();
     stopper.join();
     if (opts.verbose) {

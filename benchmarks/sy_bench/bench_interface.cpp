@@ -2,11 +2,11 @@
 
 #include <array>
 #include <cstddef>
-#include <span>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <span>
 #include <sstream>
 
 #include "switchyard/cdr/byte_order.h"
@@ -158,13 +158,20 @@ std::optional<element_type> parse_element_type(std::string_view name) noexcept {
 
 std::size_t element_bytes(element_type type) noexcept {
   switch (type) {
-    case element_type::none: return 0;
-    case element_type::octet: return 1;
-    case element_type::char_: return 1;
-    case element_type::short_: return 2;
-    case element_type::long_: return 4;
-    case element_type::double_: return 8;
-    case element_type::binstruct: return 24;
+    case element_type::none:
+      return 0;
+    case element_type::octet:
+      return 1;
+    case element_type::char_:
+      return 1;
+    case element_type::short_:
+      return 2;
+    case element_type::long_:
+      return 4;
+    case element_type::double_:
+      return 8;
+    case element_type::binstruct:
+      return 24;
   }
   return 0;
 }
@@ -172,13 +179,27 @@ std::size_t element_bytes(element_type type) noexcept {
 operation_ref send_operation(element_type type, bool twoway) noexcept {
   std::string_view name;
   switch (type) {
-    case element_type::none: name = twoway ? "sendNoParams_2way" : "sendNoParams_1way"; break;
-    case element_type::octet: name = twoway ? "sendOctetSeq_2way" : "sendOctetSeq"; break;
-    case element_type::short_: name = twoway ? "sendShortSeq_2way" : "sendShortSeq"; break;
-    case element_type::long_: name = twoway ? "sendLongSeq_2way" : "sendLongSeq"; break;
-    case element_type::double_: name = twoway ? "sendDoubleSeq_2way" : "sendDoubleSeq"; break;
-    case element_type::char_: name = twoway ? "sendCharSeq_2way" : "sendCharSeq"; break;
-    case element_type::binstruct: name = twoway ? "sendStructSeq_2way" : "sendStructSeq"; break;
+    case element_type::none:
+      name = twoway ? "sendNoParams_2way" : "sendNoParams_1way";
+      break;
+    case element_type::octet:
+      name = twoway ? "sendOctetSeq_2way" : "sendOctetSeq";
+      break;
+    case element_type::short_:
+      name = twoway ? "sendShortSeq_2way" : "sendShortSeq";
+      break;
+    case element_type::long_:
+      name = twoway ? "sendLongSeq_2way" : "sendLongSeq";
+      break;
+    case element_type::double_:
+      name = twoway ? "sendDoubleSeq_2way" : "sendDoubleSeq";
+      break;
+    case element_type::char_:
+      name = twoway ? "sendCharSeq_2way" : "sendCharSeq";
+      break;
+    case element_type::binstruct:
+      name = twoway ? "sendStructSeq_2way" : "sendStructSeq";
+      break;
   }
   return {name, index_of(name)};
 }
@@ -221,7 +242,8 @@ payload::payload(element_type type, std::size_t units) : type_(type), units_(typ
 
 void payload::marshal(cdr::output_stream& out) const {
   switch (type_) {
-    case element_type::none: return;
+    case element_type::none:
+      return;
     case element_type::octet:
       out.write_sequence(reinterpret_cast<const std::uint8_t*>(scalars_.data()), units_);
       return;

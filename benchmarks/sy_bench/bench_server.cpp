@@ -1,11 +1,11 @@
 #include "benchmarks/sy_bench/bench_server.h"
 
+#include <pthread.h>
+#include <unistd.h>
 #include <atomic>
 #include <csignal>
 #include <fstream>
 #include <iostream>
-#include <pthread.h>
-#include <unistd.h>
 
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/control_orb.h"
@@ -48,8 +48,7 @@ served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, control
                             std::size_t operations, bool object_id_table) {
   served_objects objects;
   auto& root = orb->root_adapter();
-  if (object_id_table && root.servant_demux() == demux_strategy::perfect)
-    root.use_object_ids(ttcp_object_ids_table);
+  if (object_id_table && root.servant_demux() == demux_strategy::perfect) root.use_object_ids(ttcp_object_ids_table);
   auto echo = root.create_child("sy_bench_echo").activate_with_id("echo", make_echo_servant());
   objects.echo = orb->object_to_string(echo);
   objects.echo_url = url_or_empty(orb, echo);
@@ -78,7 +77,8 @@ void write_whole(const std::filesystem::path& path, const std::string& text) {
 std::string ior_lines(const served_objects& objects) {
   // The Echo line first, as omni_server writes its file (benchmarks/peers/README.md).
   std::string text = "echo " + objects.echo + "\n";
-  for (std::size_t i = 0; i < objects.ttcp.size(); ++i) text += "ttcp/" + std::to_string(i) + " " + objects.ttcp[i] + "\n";
+  for (std::size_t i = 0; i < objects.ttcp.size(); ++i)
+    text += "ttcp/" + std::to_string(i) + " " + objects.ttcp[i] + "\n";
   text += "control " + objects.control + "\n";
   if (!objects.first_url.empty()) text += "url/ttcp/0 " + objects.first_url + "\n";
   if (!objects.echo_url.empty()) text += "url/echo " + objects.echo_url + "\n";
@@ -99,8 +99,8 @@ std::atomic<int> uiop_counter{0};
 
 std::vector<std::string> listen_arguments(const std::string& transport, const std::string& host) {
   if (transport == "uiop")
-    return {"-ORBListenEndpoints", "uiop:///tmp/sy-bench-" + std::to_string(getpid()) + "-" +
-                                       std::to_string(uiop_counter++) + ".sock"};
+    return {"-ORBListenEndpoints",
+            "uiop:///tmp/sy-bench-" + std::to_string(getpid()) + "-" + std::to_string(uiop_counter++) + ".sock"};
   return {"-ORBListenEndpoints", "iiop://" + host + ":0"};
 }
 
@@ -130,8 +130,7 @@ int server_main(std::vector<std::string> args) {
   auto naming = parser.value("--naming");
   auto naming_context = parser.value("--naming-context");
   parser.finish();
-  if (naming.has_value() != naming_context.has_value())
-    throw usage_error("--naming and --naming-context go together");
+  if (naming.has_value() != naming_context.has_value()) throw usage_error("--naming and --naming-context go together");
   if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
   if (operations > 100000) throw usage_error("--operations: expected 0..100000");
 
@@ -207,12 +206,14 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   static std::atomic<int> counter{0};
   ior_file_ = work_dir / ("server-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".ior");
   std::filesystem::remove(ior_file_);
-  std::vector<std::string> argv = {self_path(), "server", "--ior-file", ior_file_.string(),
-                                   "--servants", std::to_string(servants), "--operations",
-                                   std::to_string(operations)};
+  std::vector<std::string> argv = {self_path(),    "server",
+                                   "--ior-file",   ior_file_.string(),
+                                   "--servants",   std::to_string(servants),
+                                   "--operations", std::to_string(operations)};
   if (!object_id_table) argv.push_back("--no-object-id-table");
   const std::string naming_context = ior_file_.stem().string();
-  if (options.network) argv.insert(argv.end(), {"--naming", options.network->naming_url(), "--naming-context", naming_context});
+  if (options.network)
+    argv.insert(argv.end(), {"--naming", options.network->naming_url(), "--naming-context", naming_context});
   argv.insert(argv.end(), all.begin(), all.end());
   process_ = child_process::start(argv, true);
   auto lines = wait_for_lines(ior_file_, servants + 2, process_, std::chrono::seconds(60));
@@ -223,7 +224,8 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
     std::vector<std::string> names;
     for (auto& [name, ior] : named)
       if (!name.starts_with("url/") && !name.starts_with("lookup/")) names.push_back(name);
-    auto resolved = resolve_in_naming(options.network->naming_orb(), options.network->naming_url(), naming_context, names);
+    auto resolved =
+        resolve_in_naming(options.network->naming_orb(), options.network->naming_url(), naming_context, names);
     for (std::size_t i = 0; i < names.size(); ++i) named[names[i]] = resolved[i];
   }
   for (std::size_t i = 0; i < servants; ++i) {

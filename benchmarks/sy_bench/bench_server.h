@@ -35,8 +35,7 @@ class bench_server {
   // perfect servant demultiplexing, the ids ttcp_0..ttcp_999 are in a build-time gperf table
   // (false: the run-time perfect hash alone, `sy-bench server --no-object-id-table`).
   bench_server(const common_options& options, std::size_t servants, std::size_t operations,
-               std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
-               bool object_id_table = true);
+               std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true);
   ~bench_server();
   bench_server(const bench_server&) = delete;
   bench_server& operator=(const bench_server&) = delete;

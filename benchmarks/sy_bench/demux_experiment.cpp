@@ -121,17 +121,19 @@ int demux_main(std::vector<std::string> args) {
   bool paper = common.size == preset::paper;
   // --paper: the papers' four strategies (16 pairs); the default run adds binary and perfect-fast.
   const std::vector<std::string> default_strategies =
-      quick ? std::vector<std::string>{"linear", "perfect", "active"}
+      quick   ? std::vector<std::string>{"linear", "perfect", "active"}
       : paper ? std::vector<std::string>{"linear", "dynamic", "perfect", "active"}
               : all_strategies;
   auto strategies = parser.list("--strategy", default_strategies);
   s.servant_demux = parser.list("--servant-demux", strategies);
   s.operation_demux = parser.list("--operation-demux", strategies);
   bool paired = !parser.flag("--all-pairs") && !paper;  // by default servant and operation demux go together
-  s.invocations = parser.list("--invocation", quick ? std::vector<std::string>{"random", "worst-case"} : all_invocations);
-  s.servants = parser.number_list("--servants", quick ? std::vector<std::size_t>{1, 500}
-                                                      : std::vector<std::size_t>{1, 100, 200, 300, 400, 500});
-  s.operations = parser.number_list("--operations", quick ? std::vector<std::size_t>{1, 100} : std::vector<std::size_t>{1, 10, 100});
+  s.invocations =
+      parser.list("--invocation", quick ? std::vector<std::string>{"random", "worst-case"} : all_invocations);
+  s.servants = parser.number_list(
+      "--servants", quick ? std::vector<std::size_t>{1, 500} : std::vector<std::size_t>{1, 100, 200, 300, 400, 500});
+  s.operations = parser.number_list("--operations",
+                                    quick ? std::vector<std::size_t>{1, 100} : std::vector<std::size_t>{1, 10, 100});
   // Rounds and requests per cell (docs/experiments.md): 20 rounds of 500 calls by default (a 95 %
   // interval from the 6th and 15th of 20 round medians); --quick 6 rounds, the fewest that give
   // a 95 % interval; --paper 40 rounds of the paper's max(20000, 100 x N) calls in all.
@@ -157,8 +159,7 @@ int demux_main(std::vector<std::string> args) {
   if (s.rounds == 0 || s.rounds > 10000) throw usage_error("--rounds: expected 1..10000");
   if (s.requests != 0 && s.requests < s.rounds) throw usage_error("--requests: at least one per round (--rounds)");
   if (paired && s.servant_demux.size() != s.operation_demux.size()) paired = false;
-  if (s.rounds < 6)
-    std::cerr << "demux: fewer than 6 rounds give no 95 % interval: the CI columns stay empty\n";
+  if (s.rounds < 6) std::cerr << "demux: fewer than 6 rounds give no 95 % interval: the CI columns stay empty\n";
   set_up_network(common);
 
   std::filesystem::create_directories(common.out);
@@ -170,15 +171,15 @@ int demux_main(std::vector<std::string> args) {
     for (std::size_t j = 0; j < s.operation_demux.size(); ++j)
       if (!paired || i == j) pairs.emplace_back(s.servant_demux[i], s.operation_demux[j]);
   note_run(common, "demux",
-           std::to_string(s.rounds) + (s.interleaved ? " interleaved" : " contiguous") + " rounds per cell, requests per cell " +
+           std::to_string(s.rounds) + (s.interleaved ? " interleaved" : " contiguous") +
+               " rounds per cell, requests per cell " +
                (s.requests != 0 ? std::to_string(s.requests) : std::string("max(20000, 100 x servants)")) +
                ", warm-up " + std::to_string(s.warmup) + " per round, seed " + std::to_string(s.seed));
 
   std::vector<std::string> client_args = common.orb_args;
-  const bool names_concurrency =
-      std::any_of(common.orb_args.begin(), common.orb_args.end(), [](const std::string& a) {
-        return a == "-ORBConcurrency" || a == "-ORBDedicatedThreads" || a == "-ORBThreads";
-      });
+  const bool names_concurrency = std::any_of(common.orb_args.begin(), common.orb_args.end(), [](const std::string& a) {
+    return a == "-ORBConcurrency" || a == "-ORBDedicatedThreads" || a == "-ORBThreads";
+  });
   std::shared_ptr<switchyard::orb> client_orb;
   auto started = std::chrono::steady_clock::now();
 
@@ -192,7 +193,8 @@ int demux_main(std::vector<std::string> args) {
         cell->operation_demux = operation_demux;
         cell->servants = servants;
         cell->operations = operations;
-        std::vector<std::string> server_args = {"-ORBServantDemux", servant_demux, "-ORBOperationDemux", operation_demux};
+        std::vector<std::string> server_args = {"-ORBServantDemux", servant_demux, "-ORBOperationDemux",
+                                                operation_demux};
         // The servers are reactive unless the command line says otherwise: the papers' servers
         // were select loops, and only there is the read layer timed (a dedicated thread's receive
         // holds its wait for the request, so the ORB leaves it out of the profile).
@@ -201,16 +203,17 @@ int demux_main(std::vector<std::string> args) {
           server_args.push_back("-ORBInstrument");
           // We read the table through the control servant; the dump at shutdown goes nowhere
           // unless the command line names a file.
-          if (std::find(common.orb_args.begin(), common.orb_args.end(), "-ORBInstrumentFile") == common.orb_args.end()) {
+          if (std::find(common.orb_args.begin(), common.orb_args.end(), "-ORBInstrumentFile") ==
+              common.orb_args.end()) {
             server_args.push_back("-ORBInstrumentFile");
             server_args.push_back("/dev/null");
           }
         }
-        cell->server = std::make_unique<bench_server>(common, servants, operations, server_args, common.out,
-                                                      s.object_id_table);
+        cell->server =
+            std::make_unique<bench_server>(common, servants, operations, server_args, common.out, s.object_id_table);
         cell->id_table = servant_demux != "perfect" ? "none" : s.object_id_table ? "build-time" : "runtime-hash";
         auto& orb = cell->server->local_orb() ? cell->server->local_orb()
-                                               : (client_orb ? client_orb : (client_orb = orb_init(client_args)));
+                                              : (client_orb ? client_orb : (client_orb = orb_init(client_args)));
         std::vector<object_ref> targets;
         for (auto& ior : cell->server->ttcp_iors()) targets.push_back(orb->string_to_object(ior));
         cell->caller = make_demux_caller(targets, operations);
@@ -230,7 +233,8 @@ int demux_main(std::vector<std::string> args) {
   for (auto& server : servers) {
     for (std::uint32_t j = 0; j < server->servants; ++j) call(*server, {j, 0});
     for (std::size_t i = 0; i < 4 * s.warmup; ++i)
-      call(*server, {static_cast<std::uint32_t>(server->servants - 1), static_cast<std::uint32_t>(server->operations - 1)});
+      call(*server,
+           {static_cast<std::uint32_t>(server->servants - 1), static_cast<std::uint32_t>(server->operations - 1)});
   }
 
   std::mt19937 random(s.seed);
@@ -260,7 +264,8 @@ int demux_main(std::vector<std::string> args) {
     for (std::size_t round = 0; round < s.rounds; ++round) {
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
       std::shuffle(order.begin(), order.end(), random);
-      for (std::size_t position = 0; position < order.size(); ++position) schedule.push_back({order[position], round, position});
+      for (std::size_t position = 0; position < order.size(); ++position)
+        schedule.push_back({order[position], round, position});
     }
   } else {
     for (std::size_t i = 0; i < cells.size(); ++i)
@@ -312,17 +317,39 @@ int demux_main(std::vector<std::string> args) {
   const std::string transport = common.collocated ? "collocated" : common.transport;
   const std::string pin = common.pin == pin_mode::same ? "same" : common.pin == pin_mode::split ? "split" : "none";
   csv_table table;
-  table.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation", "samples",
-                   "mean_us", "median_us", "p99_us", "stddev_us", "min_us", "servant_demux_ns",
-                   "operation_demux_ns", "demux_ns", "transport", "pin", "object_id_table", "rounds",
-                   "ci_low_us", "ci_high_us", "ci_coverage", "demux_ns_ci_low", "demux_ns_ci_high",
-                   "pooled_median_us", "link", "operation_lookup", "servant_lookup"};
+  table.columns = {"servant_demux",
+                   "operation_demux",
+                   "servants",
+                   "operations",
+                   "invocation",
+                   "samples",
+                   "mean_us",
+                   "median_us",
+                   "p99_us",
+                   "stddev_us",
+                   "min_us",
+                   "servant_demux_ns",
+                   "operation_demux_ns",
+                   "demux_ns",
+                   "transport",
+                   "pin",
+                   "object_id_table",
+                   "rounds",
+                   "ci_low_us",
+                   "ci_high_us",
+                   "ci_coverage",
+                   "demux_ns_ci_low",
+                   "demux_ns_ci_high",
+                   "pooled_median_us",
+                   "link",
+                   "operation_lookup",
+                   "servant_lookup"};
   csv_table rounds;
-  rounds.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation", "round",
-                    "position", "median_us", "demux_ns"};
+  rounds.columns = {"servant_demux", "operation_demux", "servants",  "operations", "invocation",
+                    "round",         "position",        "median_us", "demux_ns"};
   csv_table whitebox;
-  whitebox.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation", "layer",
-                      "probe_strategy", "calls", "mean_ns", "share_pct"};
+  whitebox.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation",
+                      "layer",         "probe_strategy",  "calls",    "mean_ns",    "share_pct"};
   std::size_t max_servants = *std::max_element(s.servants.begin(), s.servants.end());
   std::size_t max_operations = *std::max_element(s.operations.begin(), s.operations.end());
   bool any_profile = false;
@@ -341,13 +368,28 @@ int demux_main(std::vector<std::string> args) {
     double operation_ns = cell.profile.mean_ns("operation_demux");
     double demux_ns = servant_ns >= 0 && operation_ns >= 0 ? servant_ns + operation_ns : -1;
     auto row = key;
-    for (auto field : {std::to_string(stats.samples), format_number(stats.mean), us_field(latency.median),
-                       format_number(stats.p99), format_number(stats.stddev), format_number(stats.min),
-                       ns_field(servant_ns), ns_field(operation_ns), ns_field(demux_ns), transport, pin,
-                       server.id_table, std::to_string(cell.round_median_us.size()), us_field(latency.low),
-                       us_field(latency.high), format_number(latency.coverage, 4), ns_field(demux.low),
-                       ns_field(demux.high), format_number(stats.median), link_label(common),
-                       server.server->operation_lookup(), server.server->servant_lookup()})
+    for (auto field : {std::to_string(stats.samples),
+                       format_number(stats.mean),
+                       us_field(latency.median),
+                       format_number(stats.p99),
+                       format_number(stats.stddev),
+                       format_number(stats.min),
+                       ns_field(servant_ns),
+                       ns_field(operation_ns),
+                       ns_field(demux_ns),
+                       transport,
+                       pin,
+                       server.id_table,
+                       std::to_string(cell.round_median_us.size()),
+                       us_field(latency.low),
+                       us_field(latency.high),
+                       format_number(latency.coverage, 4),
+                       ns_field(demux.low),
+                       ns_field(demux.high),
+                       format_number(stats.median),
+                       link_label(common),
+                       server.server->operation_lookup(),
+                       server.server->servant_lookup()})
       row.push_back(field);
     table.add(row);
     for (std::size_t r = 0; r < cell.round_median_us.size(); ++r) {
@@ -372,8 +414,9 @@ int demux_main(std::vector<std::string> args) {
       }
     }
     std::cerr << "demux " << server.servant_demux << "(" << server.server->servant_lookup() << ")/"
-              << server.operation_demux << "(" << server.server->operation_lookup() << ") servants " << server.servants << " operations " << server.operations
-              << " " << cell.invocation << ": median " << format_number(latency.median, 2) << " us";
+              << server.operation_demux << "(" << server.server->operation_lookup() << ") servants " << server.servants
+              << " operations " << server.operations << " " << cell.invocation << ": median "
+              << format_number(latency.median, 2) << " us";
     if (latency.has_interval())
       std::cerr << " [" << format_number(latency.low, 2) << ", " << format_number(latency.high, 2) << "]";
     if (demux_ns >= 0) std::cerr << ", demux " << format_number(demux_ns, 0) << " ns";

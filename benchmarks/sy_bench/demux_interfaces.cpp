@@ -50,40 +50,58 @@ bool has_generated_demux_interface(std::size_t operations) noexcept {
 
 std::shared_ptr<servant> make_ttcp_servant(std::size_t operations) {
   switch (operations) {
-    case 1: return std::make_shared<ttcp_demux_1_servant>();
-    case 10: return std::make_shared<ttcp_demux_10_servant>();
-    case 100: return std::make_shared<ttcp_demux_100_servant>();
-    default: return std::make_shared<bench_servant>(operations);
+    case 1:
+      return std::make_shared<ttcp_demux_1_servant>();
+    case 10:
+      return std::make_shared<ttcp_demux_10_servant>();
+    case 100:
+      return std::make_shared<ttcp_demux_100_servant>();
+    default:
+      return std::make_shared<bench_servant>(operations);
   }
 }
 
 const interface_info& ttcp_interface(std::size_t operations) {
   switch (operations) {
-    case 1: return ::ttcp_demux_1_skeleton::_info;
-    case 10: return ::ttcp_demux_10_skeleton::_info;
-    case 100: return ::ttcp_demux_100_skeleton::_info;
-    default: return bench_interface(operations);
+    case 1:
+      return ::ttcp_demux_1_skeleton::_info;
+    case 10:
+      return ::ttcp_demux_10_skeleton::_info;
+    case 100:
+      return ::ttcp_demux_100_skeleton::_info;
+    default:
+      return bench_interface(operations);
   }
 }
 
 std::unique_ptr<demux_caller> make_demux_caller(const std::vector<object_ref>& targets, std::size_t operations) {
   switch (operations) {
-    case 1: return std::make_unique<generated_caller<::ttcp_demux_1, 1>>(targets, ttcp_demux_1_calls);
-    case 10: return std::make_unique<generated_caller<::ttcp_demux_10, 10>>(targets, ttcp_demux_10_calls);
-    case 100: return std::make_unique<generated_caller<::ttcp_demux_100, 100>>(targets, ttcp_demux_100_calls);
-    default: return std::make_unique<runtime_caller>(targets, operations);
+    case 1:
+      return std::make_unique<generated_caller<::ttcp_demux_1, 1>>(targets, ttcp_demux_1_calls);
+    case 10:
+      return std::make_unique<generated_caller<::ttcp_demux_10, 10>>(targets, ttcp_demux_10_calls);
+    case 100:
+      return std::make_unique<generated_caller<::ttcp_demux_100, 100>>(targets, ttcp_demux_100_calls);
+    default:
+      return std::make_unique<runtime_caller>(targets, operations);
   }
 }
 
 namespace {
 std::string common_label(demux_strategy strategy) {
   switch (strategy) {
-    case demux_strategy::linear: return "linear";
-    case demux_strategy::binary: return "binary";
-    case demux_strategy::dynamic: return "hash";
-    case demux_strategy::perfect: return "runtime-perfect";
-    case demux_strategy::perfect_fast: return "perfect-fast";
-    case demux_strategy::active: return "active";
+    case demux_strategy::linear:
+      return "linear";
+    case demux_strategy::binary:
+      return "binary";
+    case demux_strategy::dynamic:
+      return "hash";
+    case demux_strategy::perfect:
+      return "runtime-perfect";
+    case demux_strategy::perfect_fast:
+      return "perfect-fast";
+    case demux_strategy::active:
+      return "active";
   }
   return "unknown";
 }

@@ -20,13 +20,18 @@ namespace {
 type_code make_ttcp_sequence_type(element_type type) {
   auto basic = [](tc_kind kind) { return type_code::make_sequence(type_code::basic(kind)); };
   switch (type) {
-    case element_type::none: return type_code();
+    case element_type::none:
+      return type_code();
     case element_type::octet:
       return type_code::make_alias("IDL:ttcp_sequence/OctetSeq:1.0", "OctetSeq", basic(tc_kind::tk_octet));
-    case element_type::short_: return basic(tc_kind::tk_short);
-    case element_type::long_: return basic(tc_kind::tk_long);
-    case element_type::double_: return basic(tc_kind::tk_double);
-    case element_type::char_: return basic(tc_kind::tk_char);
+    case element_type::short_:
+      return basic(tc_kind::tk_short);
+    case element_type::long_:
+      return basic(tc_kind::tk_long);
+    case element_type::double_:
+      return basic(tc_kind::tk_double);
+    case element_type::char_:
+      return basic(tc_kind::tk_char);
     case element_type::binstruct: {
       auto bin_struct = type_code::make_struct("IDL:BinStruct:1.0", "BinStruct",
                                                {{"s", type_code::basic(tc_kind::tk_short)},

@@ -1,12 +1,12 @@
 #include "benchmarks/sy_bench/driver_options.h"
 
+#include <unistd.h>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace switchyard::bench {
 
@@ -16,7 +16,8 @@ namespace {
 std::optional<std::uint64_t> scaled(std::string_view text, std::initializer_list<std::pair<const char*, double>> units,
                                     bool unit_required) {
   std::size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
+    ++digits;
   if (digits == 0) return std::nullopt;
   double value = 0;
   try {
@@ -239,11 +240,14 @@ void note_run(const common_options& options, const std::string& experiment, cons
   }
   std::FILE* out = std::fopen((options.out / "run.txt").c_str(), "a");
   if (out == nullptr) return;
-  std::fprintf(out, "%s: sy-bench %s, preset %s, pin %s, %s, link %s, %ld CPUs online, load average %s, %s (date-revision %s)\n",
-               when, experiment.c_str(), std::string(to_string(options.size)).c_str(),
-               options.pin == pin_mode::same ? "same" : options.pin == pin_mode::split ? "split" : "none",
-               options.collocated ? "collocated" : options.transport.c_str(), link_label(options).c_str(),
-               sysconf(_SC_NPROCESSORS_ONLN), load.c_str(), detail.c_str(), revision.c_str());
+  std::fprintf(
+      out, "%s: sy-bench %s, preset %s, pin %s, %s, link %s, %ld CPUs online, load average %s, %s (date-revision %s)\n",
+      when, experiment.c_str(), std::string(to_string(options.size)).c_str(),
+      options.pin == pin_mode::same    ? "same"
+      : options.pin == pin_mode::split ? "split"
+                                       : "none",
+      options.collocated ? "collocated" : options.transport.c_str(), link_label(options).c_str(),
+      sysconf(_SC_NPROCESSORS_ONLN), load.c_str(), detail.c_str(), revision.c_str());
   std::fclose(out);
 }
 
@@ -254,9 +258,12 @@ std::string link_label(const common_options& options) {
 
 std::string_view to_string(preset p) noexcept {
   switch (p) {
-    case preset::quick: return "quick";
-    case preset::standard: return "default";
-    case preset::paper: return "paper";
+    case preset::quick:
+      return "quick";
+    case preset::standard:
+      return "default";
+    case preset::paper:
+      return "paper";
   }
   return "default";
 }

@@ -10,11 +10,16 @@ namespace switchyard::bench {
 
 std::string_view to_string(echo_type type) noexcept {
   switch (type) {
-    case echo_type::doubles: return "echo_doubles";
-    case echo_type::longs: return "echo_longs";
-    case echo_type::records: return "echo_records";
-    case echo_type::narecords: return "echo_narecords";
-    case echo_type::any: return "echo_any";
+    case echo_type::doubles:
+      return "echo_doubles";
+    case echo_type::longs:
+      return "echo_longs";
+    case echo_type::records:
+      return "echo_records";
+    case echo_type::narecords:
+      return "echo_narecords";
+    case echo_type::any:
+      return "echo_any";
   }
   return "?";
 }
@@ -27,11 +32,16 @@ std::optional<echo_type> parse_echo_type(std::string_view name) noexcept {
 
 std::size_t echo_element_bytes(echo_type type) noexcept {
   switch (type) {
-    case echo_type::doubles: return 8;
-    case echo_type::longs: return 4;
-    case echo_type::records: return 24;
-    case echo_type::narecords: return 32;
-    case echo_type::any: return 24;
+    case echo_type::doubles:
+      return 8;
+    case echo_type::longs:
+      return 4;
+    case echo_type::records:
+      return 24;
+    case echo_type::narecords:
+      return 32;
+    case echo_type::any:
+      return 24;
   }
   return 1;
 }
@@ -46,12 +56,18 @@ struct echo_payload::values {
 };
 
 echo_payload::echo_payload(echo_type type, std::size_t bytes)
-    : type_(type), units_(std::max<std::size_t>(1, bytes / echo_element_bytes(type))), values_(std::make_unique<values>()) {
+    : type_(type),
+      units_(std::max<std::size_t>(1, bytes / echo_element_bytes(type))),
+      values_(std::make_unique<values>()) {
   for (std::size_t i = 0; i < units_; ++i) {
     auto n = static_cast<std::int32_t>(i);
     switch (type) {
-      case echo_type::doubles: values_->doubles.push_back(0.5 + n); break;
-      case echo_type::longs: values_->longs.push_back(n * 7 - 3); break;
+      case echo_type::doubles:
+        values_->doubles.push_back(0.5 + n);
+        break;
+      case echo_type::longs:
+        values_->longs.push_back(n * 7 - 3);
+        break;
       case echo_type::any:
       case echo_type::records:
         values_->records.push_back({n, 1.25 * n, static_cast<std::int16_t>(n), static_cast<std::uint8_t>(n),
@@ -80,9 +96,15 @@ void expect_same(const T& sent, const T& got, echo_type type, bool check) {
 void echo_payload::call(const object_ref& echo, bool check) const {
   Integrity::Echo stub(echo);
   switch (type_) {
-    case echo_type::doubles: expect_same(values_->doubles, stub.echo_doubles(values_->doubles), type_, check); break;
-    case echo_type::longs: expect_same(values_->longs, stub.echo_longs(values_->longs), type_, check); break;
-    case echo_type::records: expect_same(values_->records, stub.echo_records(values_->records), type_, check); break;
+    case echo_type::doubles:
+      expect_same(values_->doubles, stub.echo_doubles(values_->doubles), type_, check);
+      break;
+    case echo_type::longs:
+      expect_same(values_->longs, stub.echo_longs(values_->longs), type_, check);
+      break;
+    case echo_type::records:
+      expect_same(values_->records, stub.echo_records(values_->records), type_, check);
+      break;
     case echo_type::narecords:
       expect_same(values_->narecords, stub.echo_narecords(values_->narecords), type_, check);
       break;
@@ -101,33 +123,53 @@ void echo_payload::call(const object_ref& echo, bool check) const {
 switchyard::any echo_payload::argument_any() const {
   switchyard::any a;
   switch (type_) {
-    case echo_type::doubles: Integrity::insert_Doubles(a, values_->doubles); break;
-    case echo_type::longs: Integrity::insert_Longs(a, values_->longs); break;
-    case echo_type::records: Integrity::insert_Records(a, values_->records); break;
-    case echo_type::narecords: Integrity::insert_NARecords(a, values_->narecords); break;
-    case echo_type::any: a <<= values_->records_any; break;
+    case echo_type::doubles:
+      Integrity::insert_Doubles(a, values_->doubles);
+      break;
+    case echo_type::longs:
+      Integrity::insert_Longs(a, values_->longs);
+      break;
+    case echo_type::records:
+      Integrity::insert_Records(a, values_->records);
+      break;
+    case echo_type::narecords:
+      Integrity::insert_NARecords(a, values_->narecords);
+      break;
+    case echo_type::any:
+      a <<= values_->records_any;
+      break;
   }
   return a;
 }
 
 std::uint32_t echo_payload::operation_index() const noexcept {
   switch (type_) {
-    case echo_type::longs: return 20;
-    case echo_type::doubles: return 21;
-    case echo_type::records: return 22;
-    case echo_type::narecords: return 23;
-    case echo_type::any: return 25;
+    case echo_type::longs:
+      return 20;
+    case echo_type::doubles:
+      return 21;
+    case echo_type::records:
+      return 22;
+    case echo_type::narecords:
+      return 23;
+    case echo_type::any:
+      return 25;
   }
   return 0xffffffffu;
 }
 
 switchyard::type_code echo_payload::result_type() const {
   switch (type_) {
-    case echo_type::doubles: return Integrity::_tc_Doubles();
-    case echo_type::longs: return Integrity::_tc_Longs();
-    case echo_type::records: return Integrity::_tc_Records();
-    case echo_type::narecords: return Integrity::_tc_NARecords();
-    case echo_type::any: break;
+    case echo_type::doubles:
+      return Integrity::_tc_Doubles();
+    case echo_type::longs:
+      return Integrity::_tc_Longs();
+    case echo_type::records:
+      return Integrity::_tc_Records();
+    case echo_type::narecords:
+      return Integrity::_tc_NARecords();
+    case echo_type::any:
+      break;
   }
   return switchyard::type_code::basic(switchyard::tc_kind::tk_any);
 }

@@ -38,12 +38,8 @@ struct latency_case {
   std::optional<echo_type> echo = std::nullopt;
 };
 
-std::string type_name(const latency_case& c) {
-  return std::string(c.echo ? to_string(*c.echo) : to_string(c.type));
-}
-std::size_t unit_bytes(const latency_case& c) {
-  return c.echo ? echo_element_bytes(*c.echo) : element_bytes(c.type);
-}
+std::string type_name(const latency_case& c) { return std::string(c.echo ? to_string(*c.echo) : to_string(c.type)); }
+std::size_t unit_bytes(const latency_case& c) { return c.echo ? echo_element_bytes(*c.echo) : element_bytes(c.type); }
 using case_key = std::tuple<bool, std::string, std::size_t>;
 case_key key_of(const latency_case& c) { return {c.twoway, type_name(c), c.units}; }
 
@@ -101,11 +97,11 @@ struct result_row {
   std::string series;
   latency_case c;
   message_sizes sizes;
-  summary stats;                  // of every sample
+  summary stats;  // of every sample
   std::vector<double> round_median_us;
-  median_interval median;         // of the round medians: the figure reported
-  std::string interface;          // "sii" or "dii" for our ORB and omniORB, "" for the baselines
-  std::string dii_request;        // "reuse" or "per-call" for dii
+  median_interval median;   // of the round medians: the figure reported
+  std::string interface;    // "sii" or "dii" for our ORB and omniORB, "" for the baselines
+  std::string dii_request;  // "reuse" or "per-call" for dii
 };
 
 // One case of one series: `run(n, warmup, out)` measures n samples (us) after `warmup` untimed
@@ -116,7 +112,8 @@ struct latency_point {
   std::function<void(std::size_t, std::size_t, std::vector<double>&)> run;
   std::vector<double> samples{}, round_median_us{};
   bool dead = false;
-  std::string interface{}, dii_request{};  // as result_row's
+  std::string interface {
+  }, dii_request{};  // as result_row's
 };
 
 std::string mode_name(bool twoway) { return twoway ? "twoway" : "oneway"; }
@@ -158,7 +155,7 @@ std::map<case_key, message_sizes> measure_sizes(const common_options& common, co
   message_sizes null_call{relay.to_server() - before.first, relay.to_client() - before.second};
   std::map<case_key, message_sizes> sizes;
   for (auto& c : cases) {
-    case_call call(c);  // the DII sends the same messages: its arguments as their values
+    case_call call(c);            // the DII sends the same messages: its arguments as their values
     call(0, target, echo, true);  // the data-integrity check, once per case
     if (!c.twoway) send(target, none, true);
     auto start = std::pair(relay.to_server(), relay.to_client());
@@ -195,10 +192,14 @@ std::vector<std::uint32_t> targets_for(const std::string& invocation, std::size_
 std::string omni_type(const latency_case& c) {
   if (c.echo) return *c.echo == echo_type::any ? "" : type_name(c);  // TODO: omniORB echo_any
   switch (c.type) {
-    case element_type::none: return "none";
-    case element_type::octet: return "octet";
-    case element_type::binstruct: return "binstruct";
-    default: return "";
+    case element_type::none:
+      return "none";
+    case element_type::octet:
+      return "octet";
+    case element_type::binstruct:
+      return "binstruct";
+    default:
+      return "";
   }
 }
 
@@ -208,11 +209,14 @@ int latency_main(std::vector<std::string> args) {
   arg_parser parser(std::move(args));
   auto common = parse_common(parser);
   bool quick = common.size == preset::quick;
-  auto modes = parser.list("--mode", quick ? std::vector<std::string>{"twoway"} : std::vector<std::string>{"twoway", "oneway"});
-  auto type_names = parser.list("--types", quick ? std::vector<std::string>{"octet", "binstruct"}
-                                                 : std::vector<std::string>{"octet", "short", "long", "double", "char", "binstruct"});
-  auto units = parser.number_list("--units", quick ? std::vector<std::size_t>{1, 1024}
-                                                   : std::vector<std::size_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
+  auto modes =
+      parser.list("--mode", quick ? std::vector<std::string>{"twoway"} : std::vector<std::string>{"twoway", "oneway"});
+  auto type_names =
+      parser.list("--types", quick ? std::vector<std::string>{"octet", "binstruct"}
+                                   : std::vector<std::string>{"octet", "short", "long", "double", "char", "binstruct"});
+  auto units =
+      parser.number_list("--units", quick ? std::vector<std::size_t>{1, 1024}
+                                          : std::vector<std::size_t>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
   // Samples per case (docs/experiments.md): 2000 in the default (the whole run takes about a
   // minute), 10000 with --paper, 300 with --quick; after a warm-up of a tenth.
   std::size_t samples = parser.number("--samples").value_or(quick ? 300 : common.size == preset::paper ? 10000 : 2000);
@@ -224,9 +228,10 @@ int latency_main(std::vector<std::string> args) {
   // The evaluation report's message sizes: 144 B, then 2416 B to 24016 B in steps of 2400 B.
   std::vector<std::size_t> report_sizes = {144};
   for (std::size_t b = 2416; b <= 24016; b += 2400) report_sizes.push_back(b);
-  auto echo_names = parser.list("--echo-types", quick ? std::vector<std::string>{"echo_doubles", "echo_records"}
-                                                      : std::vector<std::string>{"echo_doubles", "echo_longs", "echo_records",
-                                                                                 "echo_narecords", "echo_any"});
+  auto echo_names = parser.list(
+      "--echo-types",
+      quick ? std::vector<std::string>{"echo_doubles", "echo_records"}
+            : std::vector<std::string>{"echo_doubles", "echo_longs", "echo_records", "echo_narecords", "echo_any"});
   auto echo_sizes = parser.number_list("--echo-bytes", quick ? std::vector<std::size_t>{144, 24016} : report_sizes);
   auto series = parser.list("--series", {"switchyard", "socket", "ace", "omniorb"});
   // Our ORB's calls through the stubs (sii), the DII (dii) or both; a DII request reused for
@@ -262,7 +267,9 @@ int latency_main(std::vector<std::string> args) {
   for (auto& name : echo_names) {
     if (name == "none") continue;
     auto type = parse_echo_type(name);
-    if (!type) throw usage_error("--echo-types: unknown type '" + name + "' (echo_doubles, echo_longs, echo_records, echo_narecords, echo_any, none)");
+    if (!type)
+      throw usage_error("--echo-types: unknown type '" + name +
+                        "' (echo_doubles, echo_longs, echo_records, echo_narecords, echo_any, none)");
     for (auto b : echo_sizes) {
       if (b == 0 || b > (16u << 20)) throw usage_error("--echo-bytes: expected 1..16M");
       cases.push_back({true, element_type::none, std::max<std::size_t>(1, b / echo_element_bytes(*type)), *type});
@@ -273,11 +280,10 @@ int latency_main(std::vector<std::string> args) {
   const std::string host = server_host(common);
 
   std::filesystem::create_directories(common.out);
-  std::cerr << "latency: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
-            << cases.size() << " cases x " << samples << " samples in " << rounds << " rounds, out "
-            << common.out.string() << "\n";
-  note_run(common, "latency", std::to_string(samples) + " samples per case in " + std::to_string(rounds) +
-                                  " interleaved rounds");
+  std::cerr << "latency: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", " << cases.size()
+            << " cases x " << samples << " samples in " << rounds << " rounds, out " << common.out.string() << "\n";
+  note_run(common, "latency",
+           std::to_string(samples) + " samples per case in " + std::to_string(rounds) + " interleaved rounds");
   auto client = orb_init(common.orb_args);
   auto sizes = measure_sizes(common, cases, client);
 
@@ -293,7 +299,8 @@ int latency_main(std::vector<std::string> args) {
   std::unique_ptr<omni_server> omni;
   std::mt19937 random(7);
   if (wants("switchyard")) {
-    server = std::make_unique<bench_server>(common, servants, 0, std::vector<std::string>{"-ORBInstrument", "0"}, common.out);
+    server = std::make_unique<bench_server>(common, servants, 0, std::vector<std::string>{"-ORBInstrument", "0"},
+                                            common.out);
     auto& orb = server->local_orb() ? server->local_orb() : client;
     for (auto& ior : server->ttcp_iors()) targets.push_back(orb->string_to_object(ior));
     echo = orb->string_to_object(server->echo_ior());
@@ -305,24 +312,28 @@ int latency_main(std::vector<std::string> args) {
         calls.push_back(std::make_unique<case_call>(c, dii ? dii_request : std::nullopt));
         auto& call = *calls.back();
         call(0, targets[0], echo, true);  // the data-integrity check
-        auto order = std::make_shared<std::vector<std::uint32_t>>(targets_for(invocation_name, servants, samples, random));
+        auto order =
+            std::make_shared<std::vector<std::uint32_t>>(targets_for(invocation_name, servants, samples, random));
         auto next = std::make_shared<std::size_t>(0);  // where in `order` the next round goes on
         bool oneway = !c.twoway;
-        points.push_back({"switchyard", c, [&call, &targets, &echo, order, next, oneway](std::size_t n, std::size_t warmup,
-                                                                                         std::vector<double>& out) {
-          for (std::size_t i = 0; i < warmup; ++i) {
-            auto slot = (*order)[(*next + i) % order->size()];
-            call(slot, targets[slot], echo);
-          }
-          for (std::size_t i = 0; i < n; ++i) {
-            auto slot = (*order)[(*next)++ % order->size()];
-            auto& target = targets[slot];
-            auto t0 = std::chrono::steady_clock::now();
-            call(slot, target, echo);
-            out.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-          }
-          if (oneway) send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
-        }});
+        points.push_back(
+            {"switchyard", c,
+             [&call, &targets, &echo, order, next, oneway](std::size_t n, std::size_t warmup,
+                                                           std::vector<double>& out) {
+               for (std::size_t i = 0; i < warmup; ++i) {
+                 auto slot = (*order)[(*next + i) % order->size()];
+                 call(slot, targets[slot], echo);
+               }
+               for (std::size_t i = 0; i < n; ++i) {
+                 auto slot = (*order)[(*next)++ % order->size()];
+                 auto& target = targets[slot];
+                 auto t0 = std::chrono::steady_clock::now();
+                 call(slot, target, echo);
+                 out.push_back(
+                     std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+               }
+               if (oneway) send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
+             }});
         points.back().interface = interface;
         if (dii) points.back().dii_request = std::string(to_string(*dii_request));
       }
@@ -340,16 +351,21 @@ int latency_main(std::vector<std::string> args) {
     auto samples_file = common.out / (std::string(".samples-") + baseline);
     for (auto& c : cases) {
       auto size = sizes[key_of(c)];
-      std::vector<std::string> argv = {program->string(), "latency", "--host", host, "--port", std::to_string(port),
-                                       "--request-bytes", std::to_string(size.request), "--reply-bytes",
-                                       std::to_string(c.twoway ? size.reply : 0), "--samples-out", samples_file.string()};
-      points.push_back({baseline, c, [argv, samples_file, &common](std::size_t n, std::size_t warmup, std::vector<double>& out) {
-        auto with_counts = argv;
-        with_counts.insert(with_counts.end(), {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
-        run_client(with_counts, common.out);
-        auto got = read_samples_us(samples_file);
-        out.insert(out.end(), got.begin(), got.end());
-      }});
+      std::vector<std::string> argv = {program->string(), "latency",
+                                       "--host",          host,
+                                       "--port",          std::to_string(port),
+                                       "--request-bytes", std::to_string(size.request),
+                                       "--reply-bytes",   std::to_string(c.twoway ? size.reply : 0),
+                                       "--samples-out",   samples_file.string()};
+      points.push_back(
+          {baseline, c, [argv, samples_file, &common](std::size_t n, std::size_t warmup, std::vector<double>& out) {
+             auto with_counts = argv;
+             with_counts.insert(with_counts.end(),
+                                {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
+             run_client(with_counts, common.out);
+             auto got = read_samples_us(samples_file);
+             out.insert(out.end(), got.begin(), got.end());
+           }});
     }
   }
   if (wants("omniorb")) {
@@ -364,18 +380,29 @@ int latency_main(std::vector<std::string> args) {
         for (auto& c : cases) {
           auto type = omni_type(c);
           if (type.empty()) continue;
-          std::vector<std::string> argv = {client_program->string(), "--ior-file", omni->ior_file().string(), "--object",
-                                           c.echo ? "echo" : "ttcp/0", "latency", "--mode", mode_name(c.twoway),
-                                           "--type", type, "--units", std::to_string(std::max<std::size_t>(c.units, 1)),
-                                           "--samples-out", samples_file.string()};
-          points.push_back({"omniorb", c, [argv, samples_file, &common](std::size_t n, std::size_t warmup,
-                                                                        std::vector<double>& out) {
-            auto with_counts = argv;
-            with_counts.insert(with_counts.end(), {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
-            run_client(with_counts, common.out);
-            auto got = read_samples_us(samples_file);
-            out.insert(out.end(), got.begin(), got.end());
-          }});
+          std::vector<std::string> argv = {client_program->string(),
+                                           "--ior-file",
+                                           omni->ior_file().string(),
+                                           "--object",
+                                           c.echo ? "echo" : "ttcp/0",
+                                           "latency",
+                                           "--mode",
+                                           mode_name(c.twoway),
+                                           "--type",
+                                           type,
+                                           "--units",
+                                           std::to_string(std::max<std::size_t>(c.units, 1)),
+                                           "--samples-out",
+                                           samples_file.string()};
+          points.push_back({"omniorb", c,
+                            [argv, samples_file, &common](std::size_t n, std::size_t warmup, std::vector<double>& out) {
+                              auto with_counts = argv;
+                              with_counts.insert(with_counts.end(),
+                                                 {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
+                              run_client(with_counts, common.out);
+                              auto got = read_samples_us(samples_file);
+                              out.insert(out.end(), got.begin(), got.end());
+                            }});
           points.back().interface = "sii";  // omni_bench_client's stubs
         }
       } catch (const std::exception& e) {
@@ -423,11 +450,13 @@ int latency_main(std::vector<std::string> args) {
   std::vector<result_row> results;
   for (auto& point : points) {
     if (point.samples.empty()) continue;
-    result_row row{point.series, point.c, sizes[key_of(point.c)], summarize(point.samples), point.round_median_us,
-                   median_with_interval(point.round_median_us), point.interface, point.dii_request};
+    result_row row{point.series,           point.c,
+                   sizes[key_of(point.c)], summarize(point.samples),
+                   point.round_median_us,  median_with_interval(point.round_median_us),
+                   point.interface,        point.dii_request};
     std::cerr << "latency " << row.series << (row.interface == "dii" ? " dii " + row.dii_request : "") << " "
-              << mode_name(row.c.twoway) << " " << type_name(row.c) << " x"
-              << row.c.units << ": median " << format_number(row.median.median, 2) << " us";
+              << mode_name(row.c.twoway) << " " << type_name(row.c) << " x" << row.c.units << ": median "
+              << format_number(row.median.median, 2) << " us";
     if (row.median.has_interval())
       std::cerr << " [" << format_number(row.median.low, 2) << ", " << format_number(row.median.high, 2) << "]";
     std::cerr << "\n";
@@ -441,29 +470,72 @@ int latency_main(std::vector<std::string> args) {
   for (auto& r : results)
     if (r.series == "socket") socket_mean[key_of(r.c)] = r.median.median;
   csv_table table;
-  table.columns = {"series", "mode", "type", "units", "bytes", "request_bytes", "reply_bytes", "servants",
-                   "invocation", "samples", "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "min_us",
-                   "ratio_to_socket", "link", "rounds", "ci_low_us", "ci_high_us", "pooled_median_us", "interface",
+  table.columns = {"series",
+                   "mode",
+                   "type",
+                   "units",
+                   "bytes",
+                   "request_bytes",
+                   "reply_bytes",
+                   "servants",
+                   "invocation",
+                   "samples",
+                   "mean_us",
+                   "median_us",
+                   "p99_us",
+                   "stddev_us",
+                   "first_us",
+                   "min_us",
+                   "ratio_to_socket",
+                   "link",
+                   "rounds",
+                   "ci_low_us",
+                   "ci_high_us",
+                   "pooled_median_us",
+                   "interface",
                    "dii_request"};
   for (auto& r : results) {
     auto it = socket_mean.find(key_of(r.c));
     std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.median.median / it->second, 3) : "";
     std::size_t bytes = std::max<std::size_t>(1, r.c.units) * unit_bytes(r.c);
-    table.add({r.series, mode_name(r.c.twoway), type_name(r.c), std::to_string(r.c.units),
-               std::to_string(bytes), std::to_string(r.sizes.request), std::to_string(r.c.twoway ? r.sizes.reply : 0),
-               std::to_string(r.series == "switchyard" ? servants : 1), invocation_name,
-               std::to_string(r.stats.samples), format_number(r.stats.mean), format_number(r.median.median),
-               format_number(r.stats.p99), format_number(r.stats.stddev), format_number(r.stats.first),
-               format_number(r.stats.min), ratio, link_label(common), std::to_string(r.round_median_us.size()),
+    table.add({r.series,
+               mode_name(r.c.twoway),
+               type_name(r.c),
+               std::to_string(r.c.units),
+               std::to_string(bytes),
+               std::to_string(r.sizes.request),
+               std::to_string(r.c.twoway ? r.sizes.reply : 0),
+               std::to_string(r.series == "switchyard" ? servants : 1),
+               invocation_name,
+               std::to_string(r.stats.samples),
+               format_number(r.stats.mean),
+               format_number(r.median.median),
+               format_number(r.stats.p99),
+               format_number(r.stats.stddev),
+               format_number(r.stats.first),
+               format_number(r.stats.min),
+               ratio,
+               link_label(common),
+               std::to_string(r.round_median_us.size()),
                r.median.has_interval() ? format_number(r.median.low) : "",
-               r.median.has_interval() ? format_number(r.median.high) : "", format_number(r.stats.median), r.interface,
+               r.median.has_interval() ? format_number(r.median.high) : "",
+               format_number(r.stats.median),
+               r.interface,
                r.dii_request});
   }
   table.write(common.out / "latency.csv");
 
   csv_table trends;
-  trends.columns = {"series", "mode", "type", "fixed_us", "per_byte_ns", "points", "fixed_ratio_to_socket",
-                    "per_byte_ratio_to_socket", "interface", "dii_request"};
+  trends.columns = {"series",
+                    "mode",
+                    "type",
+                    "fixed_us",
+                    "per_byte_ns",
+                    "points",
+                    "fixed_ratio_to_socket",
+                    "per_byte_ratio_to_socket",
+                    "interface",
+                    "dii_request"};
   // (series, mode, type, interface, dii_request)
   using trend_key = std::tuple<std::string, bool, std::string, std::string, std::string>;
   std::map<trend_key, std::pair<std::vector<double>, std::vector<double>>> trend_points;
@@ -486,9 +558,9 @@ int latency_main(std::vector<std::string> args) {
       if (socket->second.per_unit > 0 && line.per_unit >= 0)
         byte_ratio = format_number(line.per_unit / socket->second.per_unit, 3);
     }
-    trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::get<2>(key),
-                format_number(line.fixed, 4), format_number(line.per_unit * 1000.0, 4), std::to_string(line.points),
-                fixed_ratio, byte_ratio, std::get<3>(key), std::get<4>(key)});
+    trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::get<2>(key), format_number(line.fixed, 4),
+                format_number(line.per_unit * 1000.0, 4), std::to_string(line.points), fixed_ratio, byte_ratio,
+                std::get<3>(key), std::get<4>(key)});
   }
   trends.write(common.out / "latency_trends.csv");
   std::cerr << "latency: " << table.rows.size() << " rows -> " << (common.out / "latency.csv").string() << "\n";

@@ -12,14 +12,13 @@ constexpr unsigned exact_bits = latency_histogram::sub_bucket_bits + 1;  // valu
 }  // namespace
 
 static_assert(latency_histogram::bucket_count ==
-              latency_histogram::exact_below +
-                  (latency_histogram::highest_bit - exact_bits) * per_group);
+              latency_histogram::exact_below + (latency_histogram::highest_bit - exact_bits) * per_group);
 
 std::size_t latency_histogram::index_of(std::uint64_t value) noexcept {
   if (value < exact_below) return static_cast<std::size_t>(value);
   if (value >> highest_bit) return bucket_count - 1;
   unsigned shift = static_cast<unsigned>(std::bit_width(value)) - exact_bits;  // >= 1
-  auto sub = static_cast<std::size_t>(value >> shift);                          // 64..127
+  auto sub = static_cast<std::size_t>(value >> shift);                         // 64..127
   return exact_below + (shift - 1) * per_group + (sub - per_group);
 }
 
@@ -80,10 +79,12 @@ latency_histogram latency_histogram::parse(std::string_view text) {
     text = space == std::string_view::npos ? std::string_view{} : text.substr(space + 1);
     if (pair.empty()) continue;
     auto colon = pair.find(':');
-    if (colon == std::string_view::npos) throw std::invalid_argument("histogram: '" + std::string(pair) + "' lacks ':'");
+    if (colon == std::string_view::npos)
+      throw std::invalid_argument("histogram: '" + std::string(pair) + "' lacks ':'");
     auto index = number(pair.substr(0, colon));
     auto count = number(pair.substr(colon + 1));
-    if (index >= bucket_count) throw std::invalid_argument("histogram: bucket " + std::to_string(index) + " out of range");
+    if (index >= bucket_count)
+      throw std::invalid_argument("histogram: bucket " + std::to_string(index) + " out of range");
     h.counts_[index] += count;
     h.total_ += count;
   }

@@ -15,7 +15,7 @@ namespace switchyard::bench {
 
 class latency_histogram {
  public:
-  static constexpr unsigned sub_bucket_bits = 6;                     // 64 buckets per power of two
+  static constexpr unsigned sub_bucket_bits = 6;                       // 64 buckets per power of two
   static constexpr std::uint64_t exact_below = 2u << sub_bucket_bits;  // 128: one bucket per ns
   static constexpr unsigned highest_bit = 40;
   static constexpr std::size_t bucket_count =

@@ -1,7 +1,15 @@
 #include "benchmarks/sy_bench/load_client.h"
 
-#include <algorithm>
 #include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -13,16 +21,8 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdexcept>
-#include <sys/epoll.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 
 #include "benchmarks/sy_bench/driver_options.h"
 #include "benchmarks/sy_bench/latency_histogram.h"
@@ -33,9 +33,7 @@
 
 namespace switchyard::bench {
 
-std::string_view to_string(load_call call) noexcept {
-  return call == load_call::null_call ? "null" : "octet1k";
-}
+std::string_view to_string(load_call call) noexcept { return call == load_call::null_call ? "null" : "octet1k"; }
 
 std::optional<load_call> parse_load_call(std::string_view name) noexcept {
   if (name == "null") return load_call::null_call;
@@ -70,11 +68,16 @@ raw_request build_raw_request(std::span<const std::byte> object_key, load_call c
 
 std::string_view to_string(reply_check check) noexcept {
   switch (check) {
-    case reply_check::ok: return "ok";
-    case reply_check::malformed: return "malformed message";
-    case reply_check::not_a_reply: return "not a Reply";
-    case reply_check::wrong_request_id: return "Reply to another request";
-    case reply_check::not_no_exception: return "Reply status other than NO_EXCEPTION";
+    case reply_check::ok:
+      return "ok";
+    case reply_check::malformed:
+      return "malformed message";
+    case reply_check::not_a_reply:
+      return "not a Reply";
+    case reply_check::wrong_request_id:
+      return "Reply to another request";
+    case reply_check::not_no_exception:
+      return "Reply status other than NO_EXCEPTION";
   }
   return "?";
 }
@@ -398,7 +401,8 @@ client_options parse_client_options(std::vector<std::string> args) {
   options.connections = parser.number("--connections").value_or(1);
   options.threads = parser.number("--threads").value_or(1);
   auto go_file = parser.value("--go-file");
-  if (auto ms = parser.number("--setup-timeout-ms")) options.setup_timeout_ns = static_cast<std::int64_t>(*ms) * 1'000'000;
+  if (auto ms = parser.number("--setup-timeout-ms"))
+    options.setup_timeout_ns = static_cast<std::int64_t>(*ms) * 1'000'000;
   if (auto ms = parser.number("--drain-ms")) options.drain_ns = static_cast<std::int64_t>(*ms) * 1'000'000;
   if (auto ms = parser.number("--go-timeout-ms")) options.go_timeout_ns = static_cast<std::int64_t>(*ms) * 1'000'000;
   parser.finish();
@@ -451,7 +455,8 @@ int load_client_main(std::vector<std::string> args) {
   }
   // Setup is bounded by --setup-timeout-ms in every thread; a failure ends the process at once
   // (the other threads may still be connecting).
-  while (shared.ready.load() < options.threads && !shared.failed) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (shared.ready.load() < options.threads && !shared.failed)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (shared.failed) {
     std::lock_guard lock(shared.failure_lock);
     std::cerr << "load-client: setup failed: " << shared.failure << std::endl;

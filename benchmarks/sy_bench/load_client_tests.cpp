@@ -2,17 +2,17 @@
 // request and the reply check of the load client, and the epoll socket server's replies (the same
 // octets as our server's, for both calls). Suite 'bench'; EPOLL_SERVER names the built program.
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/latency_histogram.h"
@@ -105,7 +105,7 @@ TEST_CASE("latency histogram: buckets tile the values, exact below 128 ns, 1.6 %
 TEST_CASE("latency histogram: quantiles, merge and the text form", "[bench][load]") {
   latency_histogram low, high;
   for (std::uint64_t v = 1; v <= 1000; ++v) low.record(v * 1000);  // 1..1000 us
-  high.record(50'000'000);                                          // one 50 ms stall
+  high.record(50'000'000);                                         // one 50 ms stall
   CHECK(low.count() == 1000);
   CHECK(low.quantile_ns(0.5) == Approx(500'000).epsilon(0.016));
   CHECK(low.quantile_ns(0.99) == Approx(990'000).epsilon(0.016));

@@ -12,6 +12,7 @@
 // once), prints "ready"; then this driver writes the window's start and end (steady clock, shared
 // by every process on the machine) and the clients run until the end. Every wait is bounded: a
 // hung server costs a point (recorded with its errors), never the run.
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -21,7 +22,6 @@
 #include <set>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include "benchmarks/sy_bench/bench_server.h"
 #include "benchmarks/sy_bench/csv_table.h"
@@ -47,14 +47,19 @@ struct series_spec {
 
 // The built-in series, in the order they run at each point. -ORB options on the command line add
 // one more switchyard series with those options (load_main).
-const std::vector<std::string> builtin_series = {
-    "switchyard-adaptive",           "switchyard-reactive",       "switchyard-thread-per-connection",
-    "switchyard-thread-pool",        "omniorb-thread-per-connection", "omniorb-thread-pool",
-    "socket"};
+const std::vector<std::string> builtin_series = {"switchyard-adaptive",
+                                                 "switchyard-reactive",
+                                                 "switchyard-thread-per-connection",
+                                                 "switchyard-thread-pool",
+                                                 "omniorb-thread-per-connection",
+                                                 "omniorb-thread-pool",
+                                                 "socket"};
 
 series_spec builtin(const std::string& name) {
-  if (name == "switchyard-adaptive") return {name, "adaptive", server_kind::switchyard, {"-ORBConcurrency", "adaptive"}};
-  if (name == "switchyard-reactive") return {name, "reactive", server_kind::switchyard, {"-ORBConcurrency", "reactive"}};
+  if (name == "switchyard-adaptive")
+    return {name, "adaptive", server_kind::switchyard, {"-ORBConcurrency", "adaptive"}};
+  if (name == "switchyard-reactive")
+    return {name, "reactive", server_kind::switchyard, {"-ORBConcurrency", "reactive"}};
   if (name == "switchyard-thread-per-connection")
     return {name, "thread-per-connection", server_kind::switchyard, {"-ORBConcurrency", "thread-per-connection"}};
   if (name == "switchyard-thread-pool") return {name, "thread-pool", server_kind::switchyard, {"-ORBThreads", "4"}};
@@ -76,7 +81,8 @@ series_spec options_series(const std::vector<std::string>& orb_args) {
     std::replace(word.begin(), word.end(), ',', ';');  // CSV fields hold no commas
     spec.name += " " + word;
     if (i + 1 < orb_args.size() && orb_args[i] == "-ORBConcurrency") spec.concurrency = orb_args[i + 1];
-    if (i + 1 < orb_args.size() && orb_args[i] == "-ORBThreads" && orb_args[i + 1] != "0") spec.concurrency = "thread-pool";
+    if (i + 1 < orb_args.size() && orb_args[i] == "-ORBThreads" && orb_args[i + 1] != "0")
+      spec.concurrency = "thread-pool";
   }
   return spec;
 }
@@ -134,9 +140,9 @@ class load_server {
       if (!program) throw std::runtime_error("epoll_server not built");
       auto port_file = common.out / (".epoll-port-" + std::to_string(getpid()));
       std::filesystem::remove(port_file);
-      socket_ = child_process::start({program->string(), "--port-file", port_file.string(), "--threads",
-                                      std::to_string(settings.socket_threads)},
-                                     true);
+      socket_ = child_process::start(
+          {program->string(), "--port-file", port_file.string(), "--threads", std::to_string(settings.socket_threads)},
+          true);
       auto lines = wait_for_lines(port_file, 1, socket_, std::chrono::seconds(20));
       std::filesystem::remove(port_file);
       target_ = {"127.0.0.1", static_cast<std::uint16_t>(std::stoul(lines.front())), socket_key, socket_.pid()};
@@ -225,12 +231,27 @@ point_result run_point(const load_target& target, load_call call, std::size_t co
     std::size_t threads = std::min(settings.threads, share);
     result.threads = std::max(result.threads, threads);
     outputs.push_back(work_dir / (stem + "-client-" + std::to_string(p)));
-    clients.push_back(child_process::start(
-        {self_path(), "load-client", "--host", target.host, "--port", std::to_string(target.port), "--key",
-         hex_of(target.key), "--call", std::string(to_string(call)), "--connections", std::to_string(share),
-         "--threads", std::to_string(threads), "--go-file", go_file.string(), "--setup-timeout-ms",
-         std::to_string(settings.setup_timeout.count()), "--drain-ms", std::to_string(settings.drain.count())},
-        false, outputs.back()));
+    clients.push_back(child_process::start({self_path(),
+                                            "load-client",
+                                            "--host",
+                                            target.host,
+                                            "--port",
+                                            std::to_string(target.port),
+                                            "--key",
+                                            hex_of(target.key),
+                                            "--call",
+                                            std::string(to_string(call)),
+                                            "--connections",
+                                            std::to_string(share),
+                                            "--threads",
+                                            std::to_string(threads),
+                                            "--go-file",
+                                            go_file.string(),
+                                            "--setup-timeout-ms",
+                                            std::to_string(settings.setup_timeout.count()),
+                                            "--drain-ms",
+                                            std::to_string(settings.drain.count())},
+                                           false, outputs.back()));
   }
   auto cleanup = [&] {
     for (auto& c : clients) c.stop();
@@ -272,7 +293,9 @@ point_result run_point(const load_target& target, load_call call, std::size_t co
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end_deadline - steady::now());
       auto status = clients[p].wait(std::max(left, std::chrono::milliseconds(1)));
       if (!status) throw std::runtime_error("load client " + std::to_string(p) + " did not end in time");
-      if (*status != 0) throw std::runtime_error("load client " + std::to_string(p) + " failed (status " + std::to_string(*status) + ")");
+      if (*status != 0)
+        throw std::runtime_error("load client " + std::to_string(p) + " failed (status " + std::to_string(*status) +
+                                 ")");
       std::ifstream in(outputs[p]);
       bool reported = false;
       for (std::string word; in >> word;) {
@@ -335,13 +358,15 @@ std::vector<std::vector<std::string>> earlier_rows(const std::filesystem::path& 
 }  // namespace
 
 int load_main(std::vector<std::string> args) {
-  const bool pin_given = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.starts_with("--pin"); });
+  const bool pin_given =
+      std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.starts_with("--pin"); });
   arg_parser parser(std::move(args));
   auto common = parse_common(parser);
   if (!pin_given) common.pin = pin_mode::none;  // many processes: unpinned unless asked
   const bool quick = common.size == preset::quick;
-  auto connection_counts = parser.number_list(
-      "--connections", quick ? std::vector<std::size_t>{1, 16, 256} : std::vector<std::size_t>{1, 4, 16, 64, 256, 1024});
+  auto connection_counts =
+      parser.number_list("--connections", quick ? std::vector<std::size_t>{1, 16, 256}
+                                                : std::vector<std::size_t>{1, 4, 16, 64, 256, 1024});
   auto call_names = parser.list("--calls", {"null", "octet1k"});
   auto series_names = parser.list("--series", builtin_series);
   load_settings settings;
@@ -413,8 +438,9 @@ int load_main(std::vector<std::string> args) {
                (pin_given ? std::string() : std::string(" (load runs unpinned by default: many processes)")));
 
   csv_table table;
-  table.columns = {"series", "concurrency", "connections", "requests_per_s", "p50_us", "p99_us", "server_cpu_pct",
-                   "server_rss_kb", "call", "requests", "errors", "client_processes", "client_threads", "window_s"};
+  table.columns = {"series", "concurrency",      "connections",    "requests_per_s", "p50_us",
+                   "p99_us", "server_cpu_pct",   "server_rss_kb",  "call",           "requests",
+                   "errors", "client_processes", "client_threads", "window_s"};
   const auto csv_path = common.out / "load.csv";
   if (append) {
     std::set<std::string> measured;
@@ -445,7 +471,8 @@ int load_main(std::vector<std::string> args) {
         }
         double rate = failed ? 0 : static_cast<double>(result.requests) / window_s;
         auto us = [&](double q) {
-          return failed || result.histogram.count() == 0 ? std::string() : format_number(result.histogram.quantile_ns(q) / 1000.0, 1);
+          return failed || result.histogram.count() == 0 ? std::string()
+                                                         : format_number(result.histogram.quantile_ns(q) / 1000.0, 1);
         };
         table.add({spec.name, spec.concurrency, std::to_string(connections), format_number(rate, 0), us(0.5), us(0.99),
                    format_number(result.cpu_pct, 1), std::to_string(result.rss_kb), std::string(to_string(call)),
@@ -453,8 +480,7 @@ int load_main(std::vector<std::string> args) {
                    std::to_string(result.threads), format_number(window_s, 3)});
         table.write(csv_path);
         std::cerr << "load " << spec.name << " " << to_string(call) << " x" << connections << ": ";
-        if (failed)
-          std::cerr << "FAILED: " << result.failure << "\n";
+        if (failed) std::cerr << "FAILED: " << result.failure << "\n";
         else
           std::cerr << format_number(rate, 0) << " requests/s, p50 " << us(0.5) << " us, p99 " << us(0.99)
                     << " us, server CPU " << format_number(result.cpu_pct, 0) << " %, RSS " << result.rss_kb << " kB, "

@@ -1,24 +1,24 @@
 #include "benchmarks/sy_bench/network_namespaces.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
-#include <netinet/in.h>
 #include <optional>
-#include <sched.h>
 #include <sstream>
 #include <stdexcept>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 #include "benchmarks/sy_bench/driver_options.h"
 #include "benchmarks/sy_bench/naming_directory.h"
@@ -99,13 +99,14 @@ std::vector<std::string> shaping_arguments(const link_shape& shape, const std::s
   if (shape.delay_us != 0) {
     // netem holds every packet for the delay: its queue must hold a bandwidth-delay product and
     // more (the default, 1000 packets, drops at high rates).
-    double packets = static_cast<double>(shape.bits_per_second) / 8 / 1500 * (static_cast<double>(shape.delay_us) / 1e6);
+    double packets =
+        static_cast<double>(shape.bits_per_second) / 8 / 1500 * (static_cast<double>(shape.delay_us) / 1e6);
     auto limit = static_cast<std::uint64_t>(std::max(1000.0, 4 * packets));
-    return {"qdisc", "add", "dev", device, "root", "netem", "delay", shape.delay, "rate", shape.rate,
-            "limit", std::to_string(limit)};
+    return {"qdisc", "add",       "dev",  device,     "root",  "netem",
+            "delay", shape.delay, "rate", shape.rate, "limit", std::to_string(limit)};
   }
   auto burst = std::max<std::uint64_t>(16 * 1024, shape.bits_per_second / 8 / 500);
-  return {"qdisc", "add", "dev", device, "root", "tbf", "rate", shape.rate, "burst", std::to_string(burst),
+  return {"qdisc",   "add", "dev", device, "root", "tbf", "rate", shape.rate, "burst", std::to_string(burst),
           "latency", "50ms"};
 }
 
@@ -119,13 +120,15 @@ network_namespaces::network_namespaces(const std::string& link) {
   std::string ip = find_in_path("ip");
   if (ip.empty()) throw std::runtime_error("--netns needs ip(8) (Debian: iproute2; scripts/install-deps installs it)");
   std::string tc = find_in_path("tc");
-  if (shape && tc.empty()) throw std::runtime_error("--link needs tc(8) (Debian: iproute2; scripts/install-deps installs it)");
+  if (shape && tc.empty())
+    throw std::runtime_error("--link needs tc(8) (Debian: iproute2; scripts/install-deps installs it)");
   std::string omni_names = find_in_path("omniNames");
   if (omni_names.empty())
     throw std::runtime_error("--netns needs omniNames (Debian: omniorb-nameserver; scripts/install-deps installs it)");
   if (!naming_available())
-    throw std::runtime_error("--netns needs CosNaming stubs: this sy-bench was built without omniORB's CosNaming.idl "
-                             "(Debian: omniorb-idl; scripts/install-deps installs it): rebuild after installing it");
+    throw std::runtime_error(
+        "--netns needs CosNaming stubs: this sy-bench was built without omniORB's CosNaming.idl "
+        "(Debian: omniorb-idl; scripts/install-deps installs it): rebuild after installing it");
 
   std::string prefix = "sy-bench-" + std::to_string(getpid()) + "-";
   client_ = prefix + "client";
@@ -171,9 +174,12 @@ network_namespaces::network_namespaces(const std::string& link) {
       run(argv);
     };
     for (auto& name : namespaces) ip_run({"netns", "add", name});
-    ip_run({"link", "add", "to-server", "netns", client_, "type", "veth", "peer", "name", "to-client", "netns", server_});
-    ip_run({"link", "add", "to-naming", "netns", client_, "type", "veth", "peer", "name", "to-client", "netns", naming_});
-    ip_run({"link", "add", "to-naming", "netns", server_, "type", "veth", "peer", "name", "to-server", "netns", naming_});
+    ip_run(
+        {"link", "add", "to-server", "netns", client_, "type", "veth", "peer", "name", "to-client", "netns", server_});
+    ip_run(
+        {"link", "add", "to-naming", "netns", client_, "type", "veth", "peer", "name", "to-client", "netns", naming_});
+    ip_run(
+        {"link", "add", "to-naming", "netns", server_, "type", "veth", "peer", "name", "to-server", "netns", naming_});
     struct address {
       const std::string& ns;
       const char* device;
@@ -185,10 +191,10 @@ network_namespaces::network_namespaces(const std::string& link) {
                     address{naming_, "lo", "198.18.1.1/32"}}) {
       ip_run({"-n", a.ns, "address", "add", a.cidr, "dev", a.device});
     }
-    for (auto& [ns, devices] : std::vector<std::pair<std::string, std::vector<const char*>>>{
-             {client_, {"lo", "to-server", "to-naming"}},
-             {server_, {"lo", "to-client", "to-naming"}},
-             {naming_, {"lo", "to-client", "to-server"}}})
+    for (auto& [ns, devices] :
+         std::vector<std::pair<std::string, std::vector<const char*>>>{{client_, {"lo", "to-server", "to-naming"}},
+                                                                       {server_, {"lo", "to-client", "to-naming"}},
+                                                                       {naming_, {"lo", "to-client", "to-server"}}})
       for (auto device : devices) ip_run({"-n", ns, "link", "set", device, "up"});
     ip_run({"-n", client_, "route", "add", "198.18.1.1/32", "via", "198.18.0.6"});
     ip_run({"-n", server_, "route", "add", "198.18.1.1/32", "via", "198.18.0.10"});
@@ -199,8 +205,10 @@ network_namespaces::network_namespaces(const std::string& link) {
         std::string output;
         if (run_program(argv, output) != 0) {
           if (shape->delay_us != 0 && output.find("unknown") != std::string::npos)
-            throw std::runtime_error("--link " + link + ": this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM), "
-                                     "which a delay needs; --link " + shape->rate + " alone shapes with tbf");
+            throw std::runtime_error("--link " + link +
+                                     ": this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM), "
+                                     "which a delay needs; --link " +
+                                     shape->rate + " alone shapes with tbf");
           throw std::runtime_error(join(argv) + " failed: " + output);
         }
       }
@@ -220,8 +228,8 @@ network_namespaces::network_namespaces(const std::string& link) {
     if (entered != 0) throw std::runtime_error(std::string("setns into ") + client_ + ": " + std::strerror(saved));
 
     const std::string port = std::to_string(naming_port);
-    omni_names_ = child_process::start({omni_names, "-start", port, "-always", "-datadir", data_dir_,
-                                        "-ORBendPoint", std::string("giop:tcp:") + naming_address + ":" + port},
+    omni_names_ = child_process::start({omni_names, "-start", port, "-always", "-datadir", data_dir_, "-ORBendPoint",
+                                        std::string("giop:tcp:") + naming_address + ":" + port},
                                        false, std::filesystem::path(data_dir_) / "output.txt", naming_fd_, true);
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
     while (!accepts_connections(naming_address, naming_port)) {

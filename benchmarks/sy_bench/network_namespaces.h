@@ -14,11 +14,11 @@
 // waits on a pipe only sy-bench holds and cleans up when it closes.
 #pragma once
 
+#include <sys/types.h>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <vector>
 
 #include "benchmarks/sy_bench/driver_options.h"

@@ -1,15 +1,15 @@
 #include "benchmarks/sy_bench/peer_tools.h"
 
 #include <arpa/inet.h>
-#include <cerrno>
-#include <fstream>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sstream>
-#include <stdexcept>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 namespace switchyard::bench {
 namespace {

@@ -1,25 +1,25 @@
 #include "benchmarks/sy_bench/process.h"
 
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
-#include <sched.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdexcept>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 extern char** environ;
 
 namespace switchyard::bench {
 namespace {
-int server_cpu = -1;  // -1: no pinning of servers beyond inheritance
+int server_cpu = -1;    // -1: no pinning of servers beyond inheritance
 int server_netns = -1;  // -1: servers in our own network namespace
 std::atomic<int> janitor_pipe{-1};
 std::atomic<pid_t> janitor_pid{-1};
@@ -149,8 +149,8 @@ pid_t start_in_namespace(std::vector<char*>& args, int netns, const std::filesys
   close(report[0]);
   if (n == sizeof error) {
     waitpid(pid, nullptr, 0);
-    throw std::runtime_error(std::string("cannot start ") + args[0] + " in its network namespace: " +
-                             std::strerror(error));
+    throw std::runtime_error(std::string("cannot start ") + args[0] +
+                             " in its network namespace: " + std::strerror(error));
   }
   return pid;
 }
@@ -158,8 +158,7 @@ pid_t start_in_namespace(std::vector<char*>& args, int netns, const std::filesys
 }  // namespace
 
 child_process child_process::start(const std::vector<std::string>& argv, bool is_server,
-                                   const std::filesystem::path& stdout_file, int network_namespace,
-                                   bool stderr_too) {
+                                   const std::filesystem::path& stdout_file, int network_namespace, bool stderr_too) {
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -223,8 +222,8 @@ int child_process::stop() {
   return wait(std::chrono::seconds(5)).value_or(-1);
 }
 
-std::vector<std::string> wait_for_lines(const std::filesystem::path& path, std::size_t lines,
-                                        child_process& child, std::chrono::milliseconds timeout) {
+std::vector<std::string> wait_for_lines(const std::filesystem::path& path, std::size_t lines, child_process& child,
+                                        std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     std::ifstream in(path);
@@ -236,8 +235,7 @@ std::vector<std::string> wait_for_lines(const std::filesystem::path& path, std::
       if (got.size() >= lines) return got;
     }
     if (auto status = child.wait(std::chrono::milliseconds(0)))
-      throw std::runtime_error("server ended (status " + std::to_string(*status) + ") before writing " +
-                               path.string());
+      throw std::runtime_error("server ended (status " + std::to_string(*status) + ") before writing " + path.string());
     if (std::chrono::steady_clock::now() >= deadline)
       throw std::runtime_error("timed out waiting for " + path.string());
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -1,11 +1,11 @@
 // Child processes for the experiments (servers, baseline and omniORB clients) and CPU pinning.
 #pragma once
 
+#include <sys/types.h>
 #include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace switchyard::bench {
@@ -58,8 +58,8 @@ class child_process {
 
 // Waits until `path` exists and contains `lines` complete lines (servers write their IOR files
 // whole), or the child ends, or `timeout` passes: raises std::runtime_error naming which.
-std::vector<std::string> wait_for_lines(const std::filesystem::path& path, std::size_t lines,
-                                        child_process& child, std::chrono::milliseconds timeout);
+std::vector<std::string> wait_for_lines(const std::filesystem::path& path, std::size_t lines, child_process& child,
+                                        std::chrono::milliseconds timeout);
 
 // Runs `argv[0]` (a path) to its end; its exit status (128 + signal when killed), and its stdout
 // and stderr together in `output`. Raises std::runtime_error when it cannot be started.

@@ -72,11 +72,12 @@ int soak_main(std::vector<std::string> args) {
   std::filesystem::create_directories(common.out);
   std::cerr << "soak: " << apply_pinning(common.pin) << ", " << requests << " requests over " << servants
             << " servants from " << clients << " clients, out " << common.out.string() << "\n";
-  note_run(common, "soak", std::to_string(requests) + " requests, " + std::to_string(servants) + " servants, " +
-                               std::to_string(clients) + " clients");
+  note_run(common, "soak",
+           std::to_string(requests) + " requests, " + std::to_string(servants) + " servants, " +
+               std::to_string(clients) + " clients");
   csv_table table;
-  table.columns = {"model", "phase", "requests_done", "elapsed_s", "rss_kb", "descriptors", "threads", "failures",
-                   "servants", "clients"};
+  table.columns = {"model",       "phase",   "requests_done", "elapsed_s", "rss_kb",
+                   "descriptors", "threads", "failures",      "servants",  "clients"};
   const auto op = send_operation(element_type::none, true);
 
   for (const auto& model : models) {
@@ -94,8 +95,8 @@ int soak_main(std::vector<std::string> args) {
       table.add({model, phase, std::to_string(done.load()), format_number(seconds, 1), std::to_string(now.rss_kb),
                  std::to_string(now.descriptors), std::to_string(now.threads), std::to_string(failures.load()),
                  std::to_string(servants), std::to_string(clients)});
-      std::cerr << "soak " << model << " " << phase << ": " << done.load() << " requests, RSS " << now.rss_kb
-                << " kB, " << now.descriptors << " descriptors, " << now.threads << " threads, " << failures.load()
+      std::cerr << "soak " << model << " " << phase << ": " << done.load() << " requests, RSS " << now.rss_kb << " kB, "
+                << now.descriptors << " descriptors, " << now.threads << " threads, " << failures.load()
                 << " failures\n";
     };
     for (std::size_t c = 0; c < clients; ++c) {

@@ -19,7 +19,7 @@ summary summarize(std::vector<double> samples) {
   s.min = samples.front();
   s.max = samples.back();
   auto at = [&](double q) {
-    auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(samples.size()))) ;
+    auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(samples.size())));
     return samples[std::min(samples.size() - 1, i == 0 ? 0 : i - 1)];
   };
   std::size_t n = samples.size();

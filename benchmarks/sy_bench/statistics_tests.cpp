@@ -13,10 +13,10 @@ using namespace switchyard::bench;
 TEST_CASE("the interval's ranks come from the binomial distribution", "[statistics]") {
   // P(B(n, 1/2) < l) <= 2.5 % for the largest such l.
   CHECK(lower_interval_rank(0) == 0);
-  CHECK(lower_interval_rank(5) == 0);  // even [min, max] covers only 93.75 %
-  CHECK(lower_interval_rank(6) == 1);  // [min, max]: 96.9 %
-  CHECK(lower_interval_rank(20) == 6);  // P(B <= 5) = 2.07 %, P(B <= 6) = 5.77 %
-  CHECK(lower_interval_rank(40) == 14);  // P(B <= 13) = 1.92 %, P(B <= 14) = 4.04 %
+  CHECK(lower_interval_rank(5) == 0);         // even [min, max] covers only 93.75 %
+  CHECK(lower_interval_rank(6) == 1);         // [min, max]: 96.9 %
+  CHECK(lower_interval_rank(20) == 6);        // P(B <= 5) = 2.07 %, P(B <= 6) = 5.77 %
+  CHECK(lower_interval_rank(40) == 14);       // P(B <= 13) = 1.92 %, P(B <= 14) = 4.04 %
   CHECK(lower_interval_rank(20, 0.85) == 7);  // a looser level (88.5 % covered), a narrower interval
 }
 

@@ -59,10 +59,12 @@ int ttcp_main(std::vector<std::string> args) {
   arg_parser parser(std::move(args));
   auto common = parse_common(parser);
   bool quick = common.size == preset::quick;
-  auto type_names = parser.list("--types", quick ? std::vector<std::string>{"octet", "binstruct"}
-                                                 : std::vector<std::string>{"octet", "short", "long", "double", "char", "binstruct"});
-  auto buffers = parser.number_list("--buffers", quick ? std::vector<std::size_t>{64 * 1024}
-                                                       : std::vector<std::size_t>{1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072});
+  auto type_names =
+      parser.list("--types", quick ? std::vector<std::string>{"octet", "binstruct"}
+                                   : std::vector<std::string>{"octet", "short", "long", "double", "char", "binstruct"});
+  auto buffers = parser.number_list(
+      "--buffers", quick ? std::vector<std::size_t>{64 * 1024}
+                         : std::vector<std::size_t>{1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072});
   std::vector<std::size_t> queues;
   // Over a shaped link the quick run keeps the ATM paper's two socket queues, 8 K and 64 K.
   auto quick_queues = common.link.empty() ? std::vector<std::string>{"default"} : std::vector<std::string>{"8K", "64K"};
@@ -96,16 +98,18 @@ int ttcp_main(std::vector<std::string> args) {
   set_up_network(common);
   const std::string host = server_host(common);
   if (!common.link.empty()) {
-    double seconds = static_cast<double>(total) * 8 / static_cast<double>(check_link_shape(common.link).bits_per_second);
+    double seconds =
+        static_cast<double>(total) * 8 / static_cast<double>(check_link_shape(common.link).bits_per_second);
     std::cerr << "ttcp: over " << common.link << " one run of " << total << " bytes takes at least "
               << format_number(seconds, 2) << " s\n";
   }
 
   std::filesystem::create_directories(common.out);
-  std::cerr << "ttcp: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", "
-            << total << " bytes per run, " << repeats << " runs per point, out " << common.out.string() << "\n";
-  note_run(common, "ttcp", std::to_string(total) + " bytes per run, median of " + std::to_string(repeats) +
-                               " runs per point in shuffled rounds");
+  std::cerr << "ttcp: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", " << total
+            << " bytes per run, " << repeats << " runs per point, out " << common.out.string() << "\n";
+  note_run(common, "ttcp",
+           std::to_string(total) + " bytes per run, median of " + std::to_string(repeats) +
+               " runs per point in shuffled rounds");
   // Every server up front (per queue: ours, the baselines', omniORB's), then the runs in rounds:
   // each round runs every point once in a freshly shuffled order, so a slow stretch of a shared
   // machine spreads over the points instead of landing on one (docs/experiments.md).
@@ -163,16 +167,19 @@ int ttcp_main(std::vector<std::string> args) {
       baselines.push_back(std::make_unique<baseline_server>(*program, common.out, queue, host));
       int port = baselines.back()->port();
       for (auto buffer : buffers) {
-        std::vector<std::string> argv = {program->string(), "ttcp", "--host", host, "--port", std::to_string(port),
-                                         "--buffer-bytes", std::to_string(buffer), "--total-bytes",
-                                         std::to_string(total / buffer * buffer)};
+        std::vector<std::string> argv = {program->string(), "ttcp",
+                                         "--host",          host,
+                                         "--port",          std::to_string(port),
+                                         "--buffer-bytes",  std::to_string(buffer),
+                                         "--total-bytes",   std::to_string(total / buffer * buffer)};
         if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
         std::string name = baseline;
-        points.push_back({{name, element_type::octet, buffer, queue, total / buffer * buffer, {}}, [argv, name, &common] {
-                            auto seconds = parse_seconds(run_client(argv, common.out));
-                            if (!seconds || *seconds <= 0) throw std::runtime_error(name + "_baseline printed no time");
-                            return seconds;
-                          }});
+        points.push_back(
+            {{name, element_type::octet, buffer, queue, total / buffer * buffer, {}}, [argv, name, &common] {
+               auto seconds = parse_seconds(run_client(argv, common.out));
+               if (!seconds || *seconds <= 0) throw std::runtime_error(name + "_baseline printed no time");
+               return seconds;
+             }});
       }
     }
     if (wants("omniorb")) {
@@ -194,10 +201,19 @@ int ttcp_main(std::vector<std::string> args) {
           for (auto buffer : buffers) {
             std::size_t bytes = std::max<std::size_t>(1, buffer / element_bytes(type)) * element_bytes(type);
             std::size_t sent = std::max<std::size_t>(1, total / bytes) * bytes;
-            std::vector<std::string> argv = {client_program->string(), "--ior-file", ior_file.string(), "--object",
-                                             "ttcp/0", "ttcp", "--type", std::string(to_string(type)),
-                                             "--buffer-bytes", std::to_string(bytes), "--total-bytes",
-                                             std::to_string(sent), "--oneway"};
+            std::vector<std::string> argv = {client_program->string(),
+                                             "--ior-file",
+                                             ior_file.string(),
+                                             "--object",
+                                             "ttcp/0",
+                                             "ttcp",
+                                             "--type",
+                                             std::string(to_string(type)),
+                                             "--buffer-bytes",
+                                             std::to_string(bytes),
+                                             "--total-bytes",
+                                             std::to_string(sent),
+                                             "--oneway"};
             if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
             // A run that takes a minute has hung (omni_bench_client with an 8 K queue and buffers
             // over 8 K did before the peers set queues before the TCP handshake): the point fails
@@ -241,7 +257,8 @@ int ttcp_main(std::vector<std::string> args) {
                   << format_number(mbit(point.row, point.row.seconds()), 0) << " Mbit/s (median of "
                   << point.row.runs.size() << ")\n";
     }
-    if (repeats > 1) std::cerr << "ttcp: round " << round + 1 << "/" << repeats << " of " << points.size() << " points\n";
+    if (repeats > 1)
+      std::cerr << "ttcp: round " << round + 1 << "/" << repeats << " of " << points.size() << " points\n";
   }
   for (auto& side : ours) {
     side->server->stop();
@@ -260,8 +277,9 @@ int ttcp_main(std::vector<std::string> args) {
   for (auto& r : rows)
     if (r.series == "socket") socket_mbps[{r.buffer, r.queue}] = mbps(r);
   csv_table table;
-  table.columns = {"series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds", "mbps",
-                   "mbps_min", "mbps_max", "ratio_to_socket", "link", "mbps_ci_low", "mbps_ci_high"};
+  table.columns = {"series",      "type",        "buffer_bytes", "socket_queue_bytes", "total_bytes",     "runs",
+                   "seconds",     "mbps",        "mbps_min",     "mbps_max",           "ratio_to_socket", "link",
+                   "mbps_ci_low", "mbps_ci_high"};
   for (auto& r : rows) {
     // Buffers of BinStructs are whole structs (a 1 K buffer holds 42 of them: 1008 bytes): the
     // socket figure of the nearest power of two is the reference.

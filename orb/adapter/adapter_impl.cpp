@@ -14,8 +14,7 @@ namespace {
 constexpr std::size_t active_key_size = demux::active_key_size;
 
 [[noreturn]] void bad_param(std::string detail) {
-  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0), CompletionStatus::no,
-                        std::move(detail));
+  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0), CompletionStatus::no, std::move(detail));
 }
 
 // The servant map for a strategy, with the build-time ids when there are some (only the perfect
@@ -32,9 +31,9 @@ servant_map_type make_map(demux_strategy strategy, const object_id_table* table)
 
 }  // namespace
 
-adapter_impl::adapter_impl(adapter_registry& registry, std::uint32_t index, adapter_impl* parent,
-                           std::string name, demux_strategy servant_demux,
-                           demux_strategy operation_demux, const object_id_table* object_ids)
+adapter_impl::adapter_impl(adapter_registry& registry, std::uint32_t index, adapter_impl* parent, std::string name,
+                           demux_strategy servant_demux, demux_strategy operation_demux,
+                           const object_id_table* object_ids)
     : registry_(registry),
       index_(index),
       parent_(parent),
@@ -47,10 +46,8 @@ adapter_impl::adapter_impl(adapter_registry& registry, std::uint32_t index, adap
       servants_(make_map(servant_demux_, object_ids)) {}
 
 bool adapter_impl::uses_active_keys() const noexcept {
-  if constexpr (compiled_servant_demux.is_fixed)
-    return compiled_servant_demux.strategy == demux_strategy::active;
-  else
-    return servant_demux_ == demux_strategy::active;
+  if constexpr (compiled_servant_demux.is_fixed) return compiled_servant_demux.strategy == demux_strategy::active;
+  else return servant_demux_ == demux_strategy::active;
 }
 
 // Inlined into find (the request path) and deactivate_key, its only callers.
@@ -99,16 +96,13 @@ std::string adapter_impl::next_system_id() {
   return id;
 }
 
-object_ref adapter_impl::activate(std::string_view object_id, std::shared_ptr<servant> target,
-                                  bool system_id) {
+object_ref adapter_impl::activate(std::string_view object_id, std::shared_ptr<servant> target, bool system_id) {
   if (!target) bad_param("activate: null servant");
   const interface_info& interface = target->_interface();
-  const operation_dispatch& operations =
-      registry_.operation_tables().table_for(interface, operation_demux_);
+  const operation_dispatch& operations = registry_.operation_tables().table_for(interface, operation_demux_);
   std::unique_lock lock(mutex_);
   std::string id = system_id ? next_system_id() : std::string(object_id);
-  if (by_id_.contains(id))
-    bad_param("object id is active already (ObjectAlreadyActive) in adapter '" + name_ + "'");
+  if (by_id_.contains(id)) bad_param("object id is active already (ObjectAlreadyActive) in adapter '" + name_ + "'");
   auto record = std::make_unique<activation>(activation{std::move(target), &operations, id, {}});
   auto key = servants_.insert(id, record.get());
   if (!key) bad_param("object id is active already (ObjectAlreadyActive) in adapter '" + name_ + "'");
@@ -198,8 +192,7 @@ bool adapter_impl::find(std::string_view servant_part, std::shared_ptr<servant>&
 
 void adapter_impl::use_object_ids(const object_id_table& table) {
   std::unique_lock lock(mutex_);
-  if (!by_id_.empty())
-    bad_param("use_object_ids: adapter '" + name_ + "' has active objects; give the table first");
+  if (!by_id_.empty()) bad_param("use_object_ids: adapter '" + name_ + "' has active objects; give the table first");
   servants_ = make_map(servant_demux_, &table);
   object_ids_ = &table;
 }

@@ -33,8 +33,8 @@ static_assert(demux::servant_map_interface<servant_map_type>);
 
 class adapter_impl {
  public:
-  adapter_impl(adapter_registry& registry, std::uint32_t index, adapter_impl* parent,
-               std::string name, demux_strategy servant_demux, demux_strategy operation_demux,
+  adapter_impl(adapter_registry& registry, std::uint32_t index, adapter_impl* parent, std::string name,
+               demux_strategy servant_demux, demux_strategy operation_demux,
                const object_id_table* object_ids = nullptr);
 
   object_adapter& handle() noexcept { return handle_; }
@@ -82,7 +82,7 @@ class adapter_impl {
   demux_strategy operation_demux_;
   object_adapter handle_;
 
-  mutable std::shared_mutex mutex_;  // guards everything below
+  mutable std::shared_mutex mutex_;    // guards everything below
   const object_id_table* object_ids_;  // nullptr: none
   servant_map_type servants_;
   boost::unordered_flat_map<std::string, std::unique_ptr<activation>, demux::key_hash, demux::key_equal> by_id_;

@@ -11,8 +11,8 @@ namespace switchyard::adapter {
 
 reference_factory::~reference_factory() = default;
 
-adapter_registry::adapter_registry(reference_factory& references,
-                                   demux_strategy servant_demux, demux_strategy operation_demux)
+adapter_registry::adapter_registry(reference_factory& references, demux_strategy servant_demux,
+                                   demux_strategy operation_demux)
     : references_(references),
       servant_demux_(compiled_servant_demux.resolve(servant_demux)),
       operation_demux_(compiled_operation_demux.resolve(operation_demux)),

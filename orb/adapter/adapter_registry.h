@@ -3,8 +3,8 @@
 // orb/adapter and orb/core.
 #pragma once
 
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -27,8 +27,7 @@ class adapter_impl;
 class reference_factory {
  public:
   virtual ~reference_factory();
-  virtual object_ref make_reference(std::string_view repository_id,
-                                    std::string_view object_key) = 0;
+  virtual object_ref make_reference(std::string_view repository_id, std::string_view object_key) = 0;
 };
 
 // What a request resolves to, and the strategies of the adapter that served it (the ORB's
@@ -48,8 +47,7 @@ enum class lookup_status {
 
 class adapter_registry {
  public:
-  adapter_registry(reference_factory& references, demux_strategy servant_demux,
-                   demux_strategy operation_demux);
+  adapter_registry(reference_factory& references, demux_strategy servant_demux, demux_strategy operation_demux);
   ~adapter_registry();
   adapter_registry(const adapter_registry&) = delete;
   adapter_registry& operator=(const adapter_registry&) = delete;
@@ -60,13 +58,13 @@ class adapter_registry {
   // `object_key` (with its interface's operation table), then the skeleton for the operation (by
   // `operation_index` when the client sent one, else by name). Built-in operations (_is_a,
   // _non_existent, _repository_id, _interface) are found when the interface has no such name.
-  lookup_status find_servant(std::string_view object_key, std::string_view operation,
-                             dispatch_target& out, const operation_dispatch*& operations);
+  lookup_status find_servant(std::string_view object_key, std::string_view operation, dispatch_target& out,
+                             const operation_dispatch*& operations);
   static lookup_status find_operation(const operation_dispatch& operations, std::string_view operation,
                                       std::uint32_t operation_index, dispatch_target& out) noexcept;
   // Both steps.
-  lookup_status find(std::string_view object_key, std::string_view operation,
-                     std::uint32_t operation_index, dispatch_target& out);
+  lookup_status find(std::string_view object_key, std::string_view operation, std::uint32_t operation_index,
+                     dispatch_target& out);
 
   // The ORB's strategies (the root adapter's; a fixed compile-time choice overrides the options).
   demux_strategy servant_demux() const noexcept { return servant_demux_; }
@@ -96,11 +94,12 @@ class adapter_registry {
   // one bounds check and one atomic load, without a lock.
   static constexpr std::size_t max_adapters = 4096;
 
-  mutable std::shared_mutex mutex_;  // guards owned_adapters_ (writers) and plain_keys_
+  mutable std::shared_mutex mutex_;                            // guards owned_adapters_ (writers) and plain_keys_
   std::vector<std::unique_ptr<adapter_impl>> owned_adapters_;  // by index; never shrinks
   std::unique_ptr<std::atomic<adapter_impl*>[]> adapters_;     // the same, read without the lock
   std::atomic<std::uint32_t> adapter_count_{0};
-  boost::unordered_flat_map<std::string, std::string, demux::key_hash, demux::key_equal> plain_keys_;  // plain key -> our key
+  boost::unordered_flat_map<std::string, std::string, demux::key_hash, demux::key_equal>
+      plain_keys_;  // plain key -> our key
 };
 
 }  // namespace switchyard::adapter

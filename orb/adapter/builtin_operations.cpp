@@ -30,8 +30,8 @@ void repository_id(servant& self, server_request& request) {
 
 void interface(servant&, server_request&) {
   // No interface repository here.
-  throw SystemException(SystemExceptionKind::NO_IMPLEMENT, minor::omg_minor(3),
-                        CompletionStatus::no, "_interface: no interface repository");
+  throw SystemException(SystemExceptionKind::NO_IMPLEMENT, minor::omg_minor(3), CompletionStatus::no,
+                        "_interface: no interface repository");
 }
 
 }  // namespace

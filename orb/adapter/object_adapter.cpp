@@ -15,9 +15,7 @@ demux_strategy object_adapter::operation_demux() const noexcept { return impl_->
 object_adapter& object_adapter::create_child(std::string_view name, const adapter_policies& policies) {
   return impl_->create_child(name, policies);
 }
-object_adapter* object_adapter::find_child(std::string_view name) noexcept {
-  return impl_->find_child(name);
-}
+object_adapter* object_adapter::find_child(std::string_view name) noexcept { return impl_->find_child(name); }
 
 object_ref object_adapter::activate(std::shared_ptr<servant> servant) {
   return impl_->activate({}, std::move(servant), true);
@@ -26,9 +24,7 @@ object_ref object_adapter::activate_with_id(std::string_view object_id, std::sha
   return impl_->activate(object_id, std::move(servant), false);
 }
 bool object_adapter::deactivate(std::string_view object_id) { return impl_->deactivate(object_id); }
-object_ref object_adapter::reference_to(std::string_view object_id) const {
-  return impl_->reference_to(object_id);
-}
+object_ref object_adapter::reference_to(std::string_view object_id) const { return impl_->reference_to(object_id); }
 std::shared_ptr<servant> object_adapter::servant_of(std::string_view object_id) const {
   return impl_->servant_of(object_id);
 }

@@ -13,9 +13,7 @@ namespace {
 // with two shifts, then reorder the 16-bit units inside each element with pshuflw/pshufhw.
 // gcc -O2 leaves the scalar loops below one element per iteration; this is 2-3 times faster and
 // beats ACE's swap_4_array (docs/cdr.md).
-inline __m128i swap_octets_in_units(__m128i v) {
-  return _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
-}
+inline __m128i swap_octets_in_units(__m128i v) { return _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8)); }
 
 template <std::size_t ElementSize>
 inline __m128i swap_elements(__m128i v) {
@@ -49,16 +47,13 @@ inline std::size_t swap_copy_blocks(std::byte*, const std::byte*, std::size_t) n
 #endif
 
 template <typename U>
-inline void swap_copy_scalar(std::byte* dst, const std::byte* src, std::size_t from,
-                             std::size_t n) noexcept {
-  for (std::size_t i = from; i < n; ++i)
-    store(dst + sizeof(U) * i, load<U>(src + sizeof(U) * i, true));
+inline void swap_copy_scalar(std::byte* dst, const std::byte* src, std::size_t from, std::size_t n) noexcept {
+  for (std::size_t i = from; i < n; ++i) store(dst + sizeof(U) * i, load<U>(src + sizeof(U) * i, true));
 }
 
 }  // namespace
 
-void swap_copy(std::byte* dst, const std::byte* src, std::size_t n,
-               std::size_t element_size) noexcept {
+void swap_copy(std::byte* dst, const std::byte* src, std::size_t n, std::size_t element_size) noexcept {
   switch (element_size) {
     case 2:
       swap_copy_scalar<std::uint16_t>(dst, src, swap_copy_blocks<2>(dst, src, n), n);

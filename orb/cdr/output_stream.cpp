@@ -5,8 +5,7 @@
 
 namespace switchyard::cdr {
 
-output_stream::output_stream(std::size_t initial_capacity, std::uint8_t giop_minor)
-    : giop_minor_(giop_minor) {
+output_stream::output_stream(std::size_t initial_capacity, std::uint8_t giop_minor) : giop_minor_(giop_minor) {
   if (initial_capacity != 0) grow(initial_capacity);
 }
 

@@ -17,8 +17,7 @@ namespace switchyard::core {
 namespace {
 
 bool is_reply(const giop::message_view& message) noexcept {
-  return message.header.type == giop::message_type::reply ||
-         message.header.type == giop::message_type::locate_reply;
+  return message.header.type == giop::message_type::reply || message.header.type == giop::message_type::locate_reply;
 }
 
 // The request id of a Reply or LocateReply, found as cheaply as its version allows.
@@ -45,8 +44,8 @@ bool provably_not_sent(const SystemException& failure) noexcept {
          (failure.minor() == minor::connection_closed || failure.minor() == minor::send_failed);
 }
 
-client_connection::client_connection(std::unique_ptr<transports::connection> connection,
-                                     std::uint32_t max_body_size, connection_cache* owner, message_trace* trace)
+client_connection::client_connection(std::unique_ptr<transports::connection> connection, std::uint32_t max_body_size,
+                                     connection_cache* owner, message_trace* trace)
     : connection_(std::move(connection)),
       owner_(owner),
       trace_(trace),
@@ -59,8 +58,7 @@ client_connection::client_connection(std::unique_ptr<transports::connection> con
 void client_connection::trace_request(std::span<const transports::const_buffer> pieces) noexcept {
   if (pieces.empty()) return;
   try {
-    trace_->message("client", false, peer_address(),
-                    {static_cast<const std::byte*>(pieces[0].data), pieces[0].size});
+    trace_->message("client", false, peer_address(), {static_cast<const std::byte*>(pieces[0].data), pieces[0].size});
   } catch (...) {
   }
 }
@@ -71,8 +69,8 @@ void client_connection::send_until(std::span<const transports::const_buffer> pie
                                    std::chrono::steady_clock::time_point deadline) {
   std::unique_lock lock(send_mutex_, std::try_to_lock);
   if (!lock.owns_lock() && !lock.try_lock_until(deadline))
-    throw timeout(CompletionStatus::no, "the call timeout passed while another request was being sent to " +
-                                            peer_address());
+    throw timeout(CompletionStatus::no,
+                  "the call timeout passed while another request was being sent to " + peer_address());
   if (trace_messages_) trace_request(pieces);
   const std::uint32_t now = idle_clock();
   if (now - last_send_ > idle_threshold) before_send();
@@ -100,8 +98,8 @@ void client_connection::raise_send_failure(transports::send_result result) {
     // Half a message is on it: it cannot carry another, and the server, which serves only whole
     // messages, will never serve this one (completed NO, as omniORB says too).
     drop();
-    throw timeout(CompletionStatus::no, "the call timeout passed with " + sent + " sent to " + peer_address() +
-                                            "; the connection is closed");
+    throw timeout(CompletionStatus::no,
+                  "the call timeout passed with " + sent + " sent to " + peer_address() + "; the connection is closed");
   }
   if (result.sent == 0 && !is_open()) raise_closed();  // shut down by another thread: EPIPE
   drop();
@@ -157,7 +155,8 @@ bool client_connection::read_message(message_reader::result& out, call_deadline 
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
       // At the deadline, one look without waiting: a deferred call's poll asks with a deadline of now.
       pollfd ready{connection_->handle(), POLLIN, 0};
-      int n = ::poll(&ready, 1, left.count() <= 0 ? 0 : static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30)));
+      int n =
+          ::poll(&ready, 1, left.count() <= 0 ? 0 : static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30)));
       if (n == 0) return false;
       if (n < 0 && errno == EINTR) continue;
     }
@@ -167,9 +166,9 @@ bool client_connection::read_message(message_reader::result& out, call_deadline 
 }
 
 void client_connection::raise_bad_header(giop::header_status status) {
-  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
-                        "malformed GIOP header from server " + peer_address() + ": " +
-                            std::string(giop::to_string(status)));
+  throw SystemException(
+      SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
+      "malformed GIOP header from server " + peer_address() + ": " + std::string(giop::to_string(status)));
 }
 
 void client_connection::raise_end_of_stream() {
@@ -208,9 +207,12 @@ bool client_connection::read_to_end() noexcept {
       if (!read_message(got, std::nullopt)) return false;
       const std::uint32_t id = is_reply(got.message) ? reply_request_id(got.message) : 0;
       switch (file_message(got.message, id)) {
-        case filed::kept: break;
-        case filed::close_connection: return true;
-        case filed::message_error: return false;
+        case filed::kept:
+          break;
+        case filed::close_connection:
+          return true;
+        case filed::message_error:
+          return false;
       }
     }
   } catch (...) {
@@ -246,8 +248,8 @@ void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline d
       }
       if (closed_by_server_) raise_closed_by_server();
       if (is_closed())
-        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed,
-                              CompletionStatus::maybe, "connection to " + peer_address() + " broke");
+        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed, CompletionStatus::maybe,
+                              "connection to " + peer_address() + " broke");
       if (!reader_busy_.exchange(true)) break;
       if (deadline) {
         if (state_changed_.wait_until(lock, *deadline) == std::cv_status::timeout && reader_busy_.load())

@@ -130,7 +130,7 @@ class client_connection {
    private:
     friend class client_connection;
     client_connection* owner_ = nullptr;  // set while this reply holds the reader role
-    std::vector<std::byte> copy_;          // a reply another thread read for us
+    std::vector<std::byte> copy_;         // a reply another thread read for us
     giop::message_view message_{};
   };
 
@@ -184,8 +184,8 @@ class client_connection {
   static constexpr std::uint32_t idle_threshold = 32;  // 2^21 ticks: 0.5 to 2 ms at 1 to 4 GHz
 #else
   static std::uint32_t idle_clock() noexcept {
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::steady_clock::now().time_since_epoch());
+    const auto ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch());
     return static_cast<std::uint32_t>(static_cast<std::uint64_t>(ns.count()) >> 16);
   }
   static constexpr std::uint32_t idle_threshold = 16;  // about 1 ms
@@ -229,8 +229,8 @@ class client_connection {
   std::uint32_t last_send_;  // idle_clock() at the last send, under send_mutex_
 
   std::atomic<bool> reader_busy_{false};
-  std::atomic<int> waiters_{0};             // threads in the slow path of wait_for_reply
-  std::atomic<std::uint32_t> stashed_{0};   // replies in stash_
+  std::atomic<int> waiters_{0};            // threads in the slow path of wait_for_reply
+  std::atomic<std::uint32_t> stashed_{0};  // replies in stash_
   std::mutex state_mutex_;
   std::condition_variable state_changed_;
   bool closed_by_server_ = false;

@@ -18,8 +18,7 @@ namespace switchyard::core {
 class connection_cache {
  public:
   // `trace`, if any, gets every connection's events (-ORBTrace); it outlives the cache.
-  connection_cache(transports::transport_options options, std::uint32_t max_body_size,
-                   message_trace* trace = nullptr)
+  connection_cache(transports::transport_options options, std::uint32_t max_body_size, message_trace* trace = nullptr)
       : options_(options), max_body_size_(max_body_size), trace_(trace) {}
 
   // The open connection to `where`, connecting if there is none: TRANSIENT if that fails. A

@@ -39,8 +39,8 @@ class connection_threads {
   struct worker {
     std::thread thread;
     std::shared_ptr<server_connection> connection;  // being served, or handed over
-    bool idle = false;      // waiting for a connection
-    bool finished = false;  // left; to be joined
+    bool idle = false;                              // waiting for a connection
+    bool finished = false;                          // left; to be joined
     std::condition_variable handed_over;
   };
   void run(worker& self);

@@ -146,7 +146,8 @@ cdr::output_stream& invocation::begin(bool response_expected) {
     throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
                           "a LocateReply answered a Request");
   giop::reply_header header;
-  if (!giop::decode_plain_reply(reply, header)) header = giop::protocol_for(reply.header.ver.minor)->decode_reply(reply);
+  if (!giop::decode_plain_reply(reply, header))
+    header = giop::protocol_for(reply.header.ver.minor)->decode_reply(reply);
   switch (header.status) {
     case giop::reply_status::no_exception:
       reply_body_ = header.body;
@@ -154,9 +155,9 @@ cdr::output_stream& invocation::begin(bool response_expected) {
     case giop::reply_status::user_exception: {
       std::string_view id = header.body.read_string_view();
       if (raise_user != nullptr) raise_user(id, header.body);
-      throw SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::yes,
-                            "'" + std::string(operation_) + "' raised a user exception it does not declare: " +
-                                std::string(id));
+      throw SystemException(
+          SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::yes,
+          "'" + std::string(operation_) + "' raised a user exception it does not declare: " + std::string(id));
     }
     case giop::reply_status::system_exception:
       throw giop::read_system_exception(header.body).to_exception();
@@ -175,8 +176,7 @@ cdr::output_stream& invocation::begin(bool response_expected) {
                             "the server asks for ProfileAddr or ReferenceAddr addressing, which this client "
                             "does not send");
   }
-  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_enum, CompletionStatus::maybe,
-                        "unknown reply status");
+  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_enum, CompletionStatus::maybe, "unknown reply status");
 }
 
 bool invocation::complete_twoway(user_exception_raiser raise_user) {

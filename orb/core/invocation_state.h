@@ -18,7 +18,7 @@ struct invocation_state {
   std::uint32_t request_id = 0;
   // A request that provably never reached the server is sent again once, on a new connection.
   bool resent = false;
-  bool reply_taken = false;   // reply_arrived() has put the reply in `reply`
+  bool reply_taken = false;  // reply_arrived() has put the reply in `reply`
   // -ORBCallTimeout: when the whole call (connect, send, reply, any resend) must be done by.
   call_deadline deadline;
   // The thread's receiving ORB before this invocation made its target's ORB current, so that

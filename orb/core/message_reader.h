@@ -60,9 +60,7 @@ class message_reader {
   // Whether octets beyond the message handed out last are buffered (next() may find one).
   bool has_unread() const noexcept { return end_ - begin_ > release_; }
   // Whether a message has begun and not yet ended: some of it buffered, or fragments pending.
-  bool inside_message() const noexcept {
-    return has_unread() || (reassembler_ && reassembler_->partial_count() != 0);
-  }
+  bool inside_message() const noexcept { return has_unread() || (reassembler_ && reassembler_->partial_count() != 0); }
   std::size_t capacity() const noexcept { return capacity_; }
 
   // Gives back what the buffer grew beyond its initial size, and the reassembler's last message,

@@ -26,8 +26,8 @@ std::string hex(std::span<const std::byte> bytes, std::size_t limit) {
 std::string describe(std::span<const std::byte> bytes) {
   auto header = giop::decode_header(bytes, 0xffffffffu);
   if (header.status != giop::header_status::ok)
-    return "not a GIOP message (" + std::string(giop::to_string(header.status)) + "), " +
-           std::to_string(bytes.size()) + " octets";
+    return "not a GIOP message (" + std::string(giop::to_string(header.status)) + "), " + std::to_string(bytes.size()) +
+           " octets";
   const auto& h = header.header;
   std::string text = "GIOP 1." + std::to_string(h.ver.minor) + " " + std::string(giop::to_string(h.type)) + " " +
                      std::to_string(giop::header_size + h.body_size) + " octets";

@@ -31,8 +31,7 @@ class message_trace {
   bool messages() const noexcept { return level_ >= 2; }
 
   // "server accepted iiop://127.0.0.1:40112", "client ended iiop://...: idle timeout".
-  void connection(std::string_view side, std::string_view event, std::string_view peer,
-                  std::string_view why = {});
+  void connection(std::string_view side, std::string_view event, std::string_view peer, std::string_view why = {});
   // "server in  iiop://...: GIOP 1.2 Request 84 octets, id 7, op 'echo_long', key 5359..."; the
   // octets follow at level 3. `bytes` is one whole message (or its first piece: the header says
   // how large the whole is).

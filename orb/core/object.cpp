@@ -74,8 +74,10 @@ bool object_ref::locate() const {
     ++forwards;
     auto header = giop::protocol_for(reply.message().header.ver.minor)->decode_locate_reply(reply.message());
     switch (header.status) {
-      case giop::locate_status::object_here: return true;
-      case giop::locate_status::unknown_object: return false;
+      case giop::locate_status::object_here:
+        return true;
+      case giop::locate_status::unknown_object:
+        return false;
       case giop::locate_status::object_forward:
       case giop::locate_status::object_forward_perm:
         state_->forward_to(iop::read_ior(header.body));

@@ -57,8 +57,7 @@ core::orb_impl* exchange_receiving_orb(core::orb_impl* receiver) noexcept {
 reference_binding_scope::reference_binding_scope(core::orb_impl& receiver) noexcept
     : previous_(exchange_receiving_orb(&receiver)) {}
 
-reference_binding_scope::reference_binding_scope(orb& receiver) noexcept
-    : reference_binding_scope(receiver.impl()) {}
+reference_binding_scope::reference_binding_scope(orb& receiver) noexcept : reference_binding_scope(receiver.impl()) {}
 
 reference_binding_scope::~reference_binding_scope() { receiving_orb = previous_; }
 

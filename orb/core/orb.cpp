@@ -57,12 +57,10 @@ std::string orb::object_to_url(const object_ref& reference) const {
                         "object_to_url: the reference has no IIOP profile");
 }
 
-object_ref orb::resolve_initial_references(std::string_view name) {
-  return impl_->resolve_initial_references(name);
-}
+object_ref orb::resolve_initial_references(std::string_view name) { return impl_->resolve_initial_references(name); }
 
 std::shared_ptr<const value_factory> orb::register_value_factory(std::string_view repository_id,
-                                                                std::shared_ptr<const value_factory> factory) {
+                                                                 std::shared_ptr<const value_factory> factory) {
   return switchyard::register_value_factory(repository_id, std::move(factory));
 }
 

@@ -17,8 +17,7 @@ orb_impl::orb_impl(orb_options options)
     : options_(std::move(options)),
       trace_(options_.trace_level, options_.trace_file),
       connections_(options_.transport, options_.max_message_size, &trace_),
-      adapters_(std::make_unique<adapter::adapter_registry>(*this, options_.servant_demux,
-                                                            options_.operation_demux)) {
+      adapters_(std::make_unique<adapter::adapter_registry>(*this, options_.servant_demux, options_.operation_demux)) {
   probes_.enable(options_.instrument);
   server_ = std::make_unique<core::server>(*this, probes_);
   if (options_.instrument) instrument::install_dump_signal(SIGUSR1);
@@ -177,8 +176,8 @@ void orb_impl::dump_profile_at_exit() noexcept {
       instrument::dump(snapshot, stderr);
       return;
     }
-    auto format = options_.instrument_file.ends_with(".csv") ? instrument::dump_format::csv
-                                                             : instrument::dump_format::table;
+    auto format =
+        options_.instrument_file.ends_with(".csv") ? instrument::dump_format::csv : instrument::dump_format::table;
     if (std::FILE* file = std::fopen(options_.instrument_file.c_str(), "w")) {
       instrument::dump(snapshot, file, format);
       std::fclose(file);

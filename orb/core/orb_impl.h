@@ -24,8 +24,7 @@ namespace switchyard::core {
 // Whether the calling thread is running a servant (shutdown(true) from there is BAD_INV_ORDER).
 bool server_request_in_upcall() noexcept;
 
-class orb_impl final : public adapter::reference_factory,
-                       public std::enable_shared_from_this<orb_impl> {
+class orb_impl final : public adapter::reference_factory, public std::enable_shared_from_this<orb_impl> {
  public:
   explicit orb_impl(orb_options options);
   ~orb_impl() override;

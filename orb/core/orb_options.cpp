@@ -1,8 +1,8 @@
 #include "orb/core/orb_options.h"
 
+#include <strings.h>
 #include <algorithm>
 #include <charconv>
-#include <strings.h>
 
 #include "switchyard/exception.h"
 
@@ -24,8 +24,8 @@ Number parse_number(std::string_view option, std::string_view text, Number low, 
   Number value{};
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size() || value < low || value > high)
-    bad_option(option, "expected a whole number from " + std::to_string(low) + " to " +
-                           std::to_string(high) + ", got '" + std::string(text) + "'");
+    bad_option(option, "expected a whole number from " + std::to_string(low) + " to " + std::to_string(high) +
+                           ", got '" + std::string(text) + "'");
   return value;
 }
 
@@ -51,11 +51,15 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     split_endpoints(value(), options.listen_endpoints);
   } else if (is("-ORBServantDemux")) {
     auto strategy = demux::try_parse_demux_strategy(value());
-    if (!strategy) bad_option(name, "expected " + std::string(demux::demux_strategy_names()) + ", got '" + std::string(value()) + "'");
+    if (!strategy)
+      bad_option(name,
+                 "expected " + std::string(demux::demux_strategy_names()) + ", got '" + std::string(value()) + "'");
     options.servant_demux = *strategy;
   } else if (is("-ORBOperationDemux")) {
     auto strategy = demux::try_parse_demux_strategy(value());
-    if (!strategy) bad_option(name, "expected " + std::string(demux::demux_strategy_names()) + ", got '" + std::string(value()) + "'");
+    if (!strategy)
+      bad_option(name,
+                 "expected " + std::string(demux::demux_strategy_names()) + ", got '" + std::string(value()) + "'");
     options.operation_demux = *strategy;
   } else if (is("-ORBInitRef")) {
     auto text = value();
@@ -70,8 +74,7 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
   } else if (is("-ORBRecvBufferSize")) {
     options.transport.recv_buffer_size = parse_number<int>(name, value(), 0, 1 << 30);
   } else if (is("-ORBConnectTimeout")) {
-    options.transport.connect_timeout =
-        std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
+    options.transport.connect_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
   } else if (is("-ORBCallTimeout")) {
     options.call_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
   } else if (is("-ORBThreads")) {
@@ -131,8 +134,7 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
 }
 
 // Parses args[first..] and returns the indices of the arguments that are not -ORB options.
-std::vector<std::size_t> parse_into(orb_options& options, const std::vector<std::string>& args,
-                                    std::size_t first) {
+std::vector<std::size_t> parse_into(orb_options& options, const std::vector<std::string>& args, std::size_t first) {
   std::vector<std::size_t> kept;
   for (std::size_t i = first; i < args.size();) {
     if (!args[i].starts_with("-ORB")) {

@@ -20,8 +20,8 @@ bool request_header_cache::matches(const entry& e, const request_header_key& key
          std::memcmp(e.operation.data(), key.operation.data(), key.operation.size()) == 0;
 }
 
-bool request_header_cache::replay(const request_header_key& key, std::uint32_t request_id,
-                                  cdr::output_stream& out, giop::message_mark& mark) noexcept {
+bool request_header_cache::replay(const request_header_key& key, std::uint32_t request_id, cdr::output_stream& out,
+                                  giop::message_mark& mark) noexcept {
   const entry& e = entries_[slot_of(key)];
   if (!matches(e, key)) return false;
   // The stream was reset and has room for its initial capacity, which exceeds max_header_size:

@@ -18,9 +18,9 @@ namespace switchyard::core {
 
 // What decides a request's header besides its request id.
 struct request_header_key {
-  std::uint64_t binding_id;      // object_state's binding: connection, object key, GIOP version
+  std::uint64_t binding_id;  // object_state's binding: connection, object key, GIOP version
   std::string_view operation;
-  std::uint32_t operation_index; // sent in our service context to our own servers
+  std::uint32_t operation_index;  // sent in our service context to our own servers
   std::uint8_t response_flags;
 };
 

@@ -161,7 +161,8 @@ void server::place(std::unique_ptr<transports::connection> accepted) {
 }
 
 void server::move_to_loop(std::shared_ptr<server_connection> connection) {
-  if (orb_.trace().connections()) orb_.trace().connection("server", "moved to an event loop", connection->peer_address());
+  if (orb_.trace().connections())
+    orb_.trace().connection("server", "moved to an event loop", connection->peer_address());
   next_loop().adopt(std::move(connection));
 }
 
@@ -187,8 +188,8 @@ void server::pause_accepting(accept_pause why, const std::string& detail) {
   if (why == accept_pause::descriptors) retry_accept_at_ = std::chrono::steady_clock::now() + descriptor_backoff;
   if (!told) {
     told = true;
-    std::fprintf(stderr, "switchyard: not accepting connections for now: %s; %zu connections open\n",
-                 detail.c_str(), connection_count());
+    std::fprintf(stderr, "switchyard: not accepting connections for now: %s; %zu connections open\n", detail.c_str(),
+                 connection_count());
   }
 }
 
@@ -226,8 +227,7 @@ void server::on_tick(server_loop& loop, std::chrono::steady_clock::time_point no
   dedicated_.reap();
   const accept_pause paused = paused_.load(std::memory_order_relaxed);
   if (paused == accept_pause::descriptors && now >= retry_accept_at_) resume_accepting();
-  if (paused == accept_pause::connections && connection_count() < options_.limits.max_connections)
-    resume_accepting();
+  if (paused == accept_pause::connections && connection_count() < options_.limits.max_connections) resume_accepting();
   if (paused == accept_pause::none) told_connections_ = false;
 }
 

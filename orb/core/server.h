@@ -92,7 +92,7 @@ class server {
   buffer_budget budget_;
   std::chrono::milliseconds tick_;
   std::vector<std::unique_ptr<server_loop>> loops_;  // [0]: ORB::run's; others start when used
-  std::mutex loops_mutex_;        // guards loop_started_, next_loop_ and pool_'s creation
+  std::mutex loops_mutex_;                           // guards loop_started_, next_loop_ and pool_'s creation
   std::vector<bool> loop_started_;
   std::size_t next_loop_ = 0;
   std::size_t crowded_above_ = 0;  // adaptive: 2 x -ORBDedicatedThreads; 0: never crowded

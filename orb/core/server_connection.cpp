@@ -3,14 +3,14 @@
 #include <exception>
 
 #include "orb/adapter/adapter_registry.h"
-#include "orb/core/object_state.h"
 #include "orb/core/message_trace.h"
+#include "orb/core/object_state.h"
 #include "orb/core/orb_impl.h"
 #include "orb/core/reply_sink.h"
 #include "orb/core/server.h"
 #include "orb/core/server_loop.h"
-#include "orb/core/worker_pool.h"
 #include "orb/core/service_contexts.h"
+#include "orb/core/worker_pool.h"
 #include "orb/giop/messages.h"
 #include "orb/giop/plain_messages.h"
 #include "orb/ior/iiop_profile.h"
@@ -19,8 +19,8 @@
 #include "switchyard/exception.h"
 #include "switchyard/invocation.h"
 #include "switchyard/object_io.h"
-#include "switchyard/server_request.h"
 #include "switchyard/servant.h"
+#include "switchyard/server_request.h"
 
 namespace switchyard::core {
 
@@ -31,8 +31,7 @@ thread_local bool in_upcall = false;
 
 // The object key a request names, whatever its addressing: a view for KeyAddr (the common
 // case); for ProfileAddr and ReferenceAddr the key is copied out of the profile into `storage`.
-std::string_view object_key_of(const giop::target_address& target, std::uint8_t minor,
-                               iop::octets& storage) {
+std::string_view object_key_of(const giop::target_address& target, std::uint8_t minor, iop::octets& storage) {
   auto as_view = [](std::span<const std::byte> bytes) {
     return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   };
@@ -60,7 +59,6 @@ std::string_view object_key_of(const giop::target_address& target, std::uint8_t 
   return {};
 }
 
-
 // A connection's requests queued or being served in the pool at once; beyond it, the connection
 // is not read until one finishes (one peer cannot take the whole queue).
 constexpr std::uint32_t max_in_flight_per_connection = 32;
@@ -74,8 +72,8 @@ constexpr std::size_t initial_receive_capacity = 8 * 1024;
 // (a bad header, or `take` said so). `took_one` is set when a message came out (the message
 // timeout then starts again for what is still partial). Every driver serves through it.
 template <class GoOn, class Take, class BadHeader>
-bool take_buffered(message_reader& reader, instrument::phase_timer& timer, GoOn go_on, Take take,
-                   BadHeader bad_header, bool& took_one) {
+bool take_buffered(message_reader& reader, instrument::phase_timer& timer, GoOn go_on, Take take, BadHeader bad_header,
+                   bool& took_one) {
   while (go_on()) {
     auto next = reader.next();
     if (next.what == message_reader::status::need_more) return true;
@@ -96,8 +94,7 @@ bool take_buffered(message_reader& reader, instrument::phase_timer& timer, GoOn 
 // The reply_sink of one request: writes the reply header into `out` on demand.
 class server_connection::request_reply final : public reply_sink {
  public:
-  request_reply(const giop::protocol& protocol, cdr::output_stream& out) noexcept
-      : protocol_(protocol), out_(out) {}
+  request_reply(const giop::protocol& protocol, cdr::output_stream& out) noexcept : protocol_(protocol), out_(out) {}
 
   cdr::output_stream& begin_reply(std::uint32_t request_id, reply_status status) override {
     out_.reset();
@@ -237,13 +234,12 @@ void server_connection::serve_request(const giop::message_view& message, const g
     }
   } catch (const std::exception& e) {
     if (!header.response_expected()) return;
-    sink.system_exception(header.request_id,
-                          SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1),
-                                          CompletionStatus::maybe, e.what()));
+    sink.system_exception(header.request_id, SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1),
+                                                             CompletionStatus::maybe, e.what()));
   } catch (...) {
     if (!header.response_expected()) return;
-    sink.system_exception(header.request_id, SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1),
-                                                             CompletionStatus::maybe));
+    sink.system_exception(header.request_id,
+                          SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::maybe));
   }
   if (!header.response_expected()) return;
   if (!sink.started()) request.reply();  // a void operation: the header is the whole reply
@@ -253,15 +249,15 @@ void server_connection::serve_request(const giop::message_view& message, const g
   timer.mark(instrument::layer::write);
 }
 
-void server_connection::serve_locate_request(const giop::message_view& message,
-                                             const giop::protocol& protocol, cdr::output_stream& out) {
+void server_connection::serve_locate_request(const giop::message_view& message, const giop::protocol& protocol,
+                                             cdr::output_stream& out) {
   giop::locate_request_header header = protocol.decode_locate_request(message);
   iop::octets key_storage;
   std::string_view key = object_key_of(header.target, message.header.ver.minor, key_storage);
   bool here = !key.empty() && owner_.orb().adapters().object_exists(key);
   out.reset();
-  auto mark = protocol.begin_locate_reply(out, header.request_id,
-                                          here ? giop::locate_status::object_here : giop::locate_status::unknown_object);
+  auto mark = protocol.begin_locate_reply(
+      out, header.request_id, here ? giop::locate_status::object_here : giop::locate_status::unknown_object);
   send(giop::protocol::finish(out, mark));
 }
 
@@ -354,7 +350,8 @@ void server_connection::send_message_error(const giop::protocol& protocol) noexc
     cdr::output_stream out(64);
     auto mark = protocol.begin_message_error(out);
     auto message = giop::protocol::finish(out, mark);
-    if (message_trace& trace = owner_.orb().trace(); trace.messages()) trace.message("server", false, peer_address(), message);
+    if (message_trace& trace = owner_.orb().trace(); trace.messages())
+      trace.message("server", false, peer_address(), message);
     const transports::const_buffer whole{message.data(), message.size()};
     // Best effort, never waiting: the peer is about to be disconnected anyway. Only a worker
     // may be sending beside us (the lock is free otherwise).
@@ -371,7 +368,8 @@ void server_connection::send_close_connection() noexcept {
     const giop::protocol* protocol = giop::protocol_for(last_minor_.load(std::memory_order_relaxed));
     auto mark = protocol->begin_close_connection(out);
     auto message = giop::protocol::finish(out, mark);
-    if (message_trace& trace = owner_.orb().trace(); trace.messages()) trace.message("server", false, peer_address(), message);
+    if (message_trace& trace = owner_.orb().trace(); trace.messages())
+      trace.message("server", false, peer_address(), message);
     const transports::const_buffer whole{message.data(), message.size()};
     std::unique_lock lock(send_mutex_, std::try_to_lock);
     // Never after half a reply: the peer would read CloseConnection as the reply's rest.
@@ -483,8 +481,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
     }
   } catch (const SystemException& e) {
     // A broken connection, a reply the peer would not take, a protocol error, the budget.
-    if (e.minor() != minor::send_timed_out && e.minor() != minor::send_failed &&
-        e.minor() != minor::recv_failed)
+    if (e.minor() != minor::send_timed_out && e.minor() != minor::send_failed && e.minor() != minor::recv_failed)
       send_message_error(giop::highest_protocol());
     trace_end(e.what());
     moving = false;
@@ -541,7 +538,8 @@ void server_connection::on_io(transports::native_handle, unsigned events) {
   } catch (const SystemException& e) {
     // A protocol error (MARSHAL), the budget (IMP_LIMIT), a broken connection: this connection
     // is done; the others go on.
-    if (e.minor() != minor::recv_failed && e.minor() != minor::send_failed) send_message_error(giop::highest_protocol());
+    if (e.minor() != minor::recv_failed && e.minor() != minor::send_failed)
+      send_message_error(giop::highest_protocol());
     trace_end(e.what());
     end(false);
   }
@@ -594,16 +592,15 @@ bool server_connection::serve_buffered(instrument::phase_timer& timer) {
     return false;
   };
   bool took_one = false;
-  if (!take_buffered(reader_, timer, go_on, take,
-                     [&](const giop::header_result& header) { answer_bad_header(header); }, took_one))
+  if (!take_buffered(
+          reader_, timer, go_on, take, [&](const giop::header_result& header) { answer_bad_header(header); }, took_one))
     return false;
   note_message_progress(loop_->events().batch_time(), took_one);
   update_interest();
   return true;
 }
 
-void server_connection::note_message_progress(std::chrono::steady_clock::time_point now,
-                                              bool took_one) noexcept {
+void server_connection::note_message_progress(std::chrono::steady_clock::time_point now, bool took_one) noexcept {
   const bool inside = reader_.inside_message();
   if (inside && (!inside_message_ || took_one)) message_started_ = now;
   inside_message_ = inside;

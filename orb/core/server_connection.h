@@ -40,8 +40,7 @@ namespace switchyard::core {
 class server;
 class server_loop;
 
-class server_connection final : public transports::io_handler,
-                                public std::enable_shared_from_this<server_connection> {
+class server_connection final : public transports::io_handler, public std::enable_shared_from_this<server_connection> {
  public:
   server_connection(server& owner, std::unique_ptr<transports::connection> connection);
   ~server_connection() override;
@@ -88,8 +87,7 @@ class server_connection final : public transports::io_handler,
   bool serve(const giop::message_view& message, cdr::output_stream& out, instrument::phase_timer& timer);
   void serve_request(const giop::message_view& message, const giop::protocol& protocol, cdr::output_stream& out,
                      instrument::phase_timer& timer);
-  void serve_locate_request(const giop::message_view& message, const giop::protocol& protocol,
-                            cdr::output_stream& out);
+  void serve_locate_request(const giop::message_view& message, const giop::protocol& protocol, cdr::output_stream& out);
   void send_message_error(const giop::protocol& protocol) noexcept;
   void send_close_connection() noexcept;
   // A header that cannot be read further: MessageError where there is a version to say it in.
@@ -115,22 +113,22 @@ class server_connection final : public transports::io_handler,
   std::unique_ptr<transports::connection> connection_;
   transports::native_handle handle_;
   message_reader reader_;
-  const bool trace_messages_;  // -ORBTrace 2 or more: fixed for the ORB's life, one load to test
+  const bool trace_messages_;                // -ORBTrace 2 or more: fixed for the ORB's life, one load to test
   std::atomic<std::uint8_t> last_minor_{2};  // the GIOP version the client spoke last
   std::atomic<bool> ended_{false};
   std::atomic<bool> close_requested_{false};
   std::atomic<bool> close_gracefully_{false};
-  std::atomic<bool> goodbye_sent_{false};    // CloseConnection sent (at most once)
+  std::atomic<bool> goodbye_sent_{false};  // CloseConnection sent (at most once)
   // Why it is ending, for the trace: static, null-terminated strings only. Atomic: with the pool,
   // a worker notes what it read (CloseConnection) while the loop may note a closed socket.
   std::atomic<const char*> end_reason_{""};
   std::atomic<bool> traced_end_{false};  // a worker (an exception) or the driver traces the end, once
-  std::atomic<bool> serving_{false};         // dedicated: inside a request (seq_cst with close_requested_)
+  std::atomic<bool> serving_{false};     // dedicated: inside a request (seq_cst with close_requested_)
 
   std::mutex send_mutex_;
   // Event loop: reply octets the socket has not taken yet.
   std::vector<std::byte, page_allocator<std::byte>> pending_;
-  std::size_t pending_sent_ = 0;    // of pending_, already sent
+  std::size_t pending_sent_ = 0;      // of pending_, already sent
   std::size_t pending_reserved_ = 0;  // drawn from the budget for pending_
   std::atomic<bool> output_blocked_{false};
 

@@ -26,8 +26,7 @@ void server_loop::adopt(std::shared_ptr<server_connection> connection) {
     connection->loop_index_ = connections_.size();
     connections_.push_back(connection);
     // Asked to close on its way here (from a dedicated thread): now that the loop drives it.
-    if (connection->close_requested_.load())
-      connection->end(connection->close_gracefully_.load(), "asked to close");
+    if (connection->close_requested_.load()) connection->end(connection->close_gracefully_.load(), "asked to close");
   });
 }
 
@@ -45,8 +44,8 @@ void server_loop::forget(server_connection& connection) noexcept {
 int server_loop::run_once(std::chrono::milliseconds timeout) {
   auto now = std::chrono::steady_clock::now();
   if (next_tick_ == std::chrono::steady_clock::time_point{}) next_tick_ = now + owner_.tick_interval();
-  const auto until_tick = std::chrono::duration_cast<std::chrono::milliseconds>(next_tick_ - now) +
-                          std::chrono::milliseconds(1);
+  const auto until_tick =
+      std::chrono::duration_cast<std::chrono::milliseconds>(next_tick_ - now) + std::chrono::milliseconds(1);
   const int dispatched = events_.run_once(std::max(std::chrono::milliseconds(0), std::min(timeout, until_tick)));
   now = events_.batch_time();
   if (now >= next_tick_) {

@@ -50,10 +50,10 @@ class worker_pool {
 
   server& owner_;
   std::size_t max_queued_;
-  mutable std::mutex mutex_;  // guards everything below
-  std::condition_variable ready_;   // an item was queued, or stopping
+  mutable std::mutex mutex_;         // guards everything below
+  std::condition_variable ready_;    // an item was queued, or stopping
   std::condition_variable drained_;  // the queue emptied and no worker serves
-  std::vector<item> ring_;  // a circular queue: no allocation per request
+  std::vector<item> ring_;           // a circular queue: no allocation per request
   std::size_t head_ = 0;
   std::size_t count_ = 0;
   std::size_t serving_ = 0;

@@ -138,12 +138,12 @@ bool extract_kind(const any& a, tc_kind kind, Read&& read) {
 
 }  // namespace
 
-#define SY_ANY_PRIMITIVE(TYPE, KIND, WRITE, READ)                                             \
-  void operator<<=(any& a, TYPE v) {                                                          \
-    a.replace(type_code::basic(tc_kind::KIND), [&](cdr::output_stream& o) { o.WRITE(v); });  \
-  }                                                                                           \
-  bool operator>>=(const any& a, TYPE& v) {                                                   \
-    return extract_kind(a, tc_kind::KIND, [&](cdr::input_stream& i) { v = i.READ(); });      \
+#define SY_ANY_PRIMITIVE(TYPE, KIND, WRITE, READ)                                           \
+  void operator<<=(any& a, TYPE v) {                                                        \
+    a.replace(type_code::basic(tc_kind::KIND), [&](cdr::output_stream& o) { o.WRITE(v); }); \
+  }                                                                                         \
+  bool operator>>=(const any& a, TYPE& v) {                                                 \
+    return extract_kind(a, tc_kind::KIND, [&](cdr::input_stream& i) { v = i.READ(); });     \
   }
 
 SY_ANY_PRIMITIVE(bool, tk_boolean, write_boolean, read_boolean)

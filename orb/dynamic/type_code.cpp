@@ -33,11 +33,24 @@ const std::shared_ptr<const type_code_node>& basic_node(tc_kind kind) {
 
 bool is_basic(tc_kind kind) {
   switch (kind) {
-    case tc_kind::tk_null: case tc_kind::tk_void: case tc_kind::tk_short: case tc_kind::tk_long:
-    case tc_kind::tk_ushort: case tc_kind::tk_ulong: case tc_kind::tk_float: case tc_kind::tk_double:
-    case tc_kind::tk_boolean: case tc_kind::tk_char: case tc_kind::tk_octet: case tc_kind::tk_any:
-    case tc_kind::tk_TypeCode: case tc_kind::tk_Principal: case tc_kind::tk_longlong:
-    case tc_kind::tk_ulonglong: case tc_kind::tk_longdouble: case tc_kind::tk_wchar:
+    case tc_kind::tk_null:
+    case tc_kind::tk_void:
+    case tc_kind::tk_short:
+    case tc_kind::tk_long:
+    case tc_kind::tk_ushort:
+    case tc_kind::tk_ulong:
+    case tc_kind::tk_float:
+    case tc_kind::tk_double:
+    case tc_kind::tk_boolean:
+    case tc_kind::tk_char:
+    case tc_kind::tk_octet:
+    case tc_kind::tk_any:
+    case tc_kind::tk_TypeCode:
+    case tc_kind::tk_Principal:
+    case tc_kind::tk_longlong:
+    case tc_kind::tk_ulonglong:
+    case tc_kind::tk_longdouble:
+    case tc_kind::tk_wchar:
       return true;
     default:
       return false;
@@ -88,13 +101,43 @@ std::shared_ptr<const type_code_node> resolve_shared(const std::shared_ptr<const
 using detail::type_code_node;
 
 std::string_view to_string(tc_kind kind) noexcept {
-  static constexpr std::string_view names[] = {
-      "tk_null", "tk_void", "tk_short", "tk_long", "tk_ushort", "tk_ulong", "tk_float", "tk_double",
-      "tk_boolean", "tk_char", "tk_octet", "tk_any", "tk_TypeCode", "tk_Principal", "tk_objref",
-      "tk_struct", "tk_union", "tk_enum", "tk_string", "tk_sequence", "tk_array", "tk_alias",
-      "tk_except", "tk_longlong", "tk_ulonglong", "tk_longdouble", "tk_wchar", "tk_wstring",
-      "tk_fixed", "tk_value", "tk_value_box", "tk_native", "tk_abstract_interface",
-      "tk_local_interface", "tk_component", "tk_home", "tk_event"};
+  static constexpr std::string_view names[] = {"tk_null",
+                                               "tk_void",
+                                               "tk_short",
+                                               "tk_long",
+                                               "tk_ushort",
+                                               "tk_ulong",
+                                               "tk_float",
+                                               "tk_double",
+                                               "tk_boolean",
+                                               "tk_char",
+                                               "tk_octet",
+                                               "tk_any",
+                                               "tk_TypeCode",
+                                               "tk_Principal",
+                                               "tk_objref",
+                                               "tk_struct",
+                                               "tk_union",
+                                               "tk_enum",
+                                               "tk_string",
+                                               "tk_sequence",
+                                               "tk_array",
+                                               "tk_alias",
+                                               "tk_except",
+                                               "tk_longlong",
+                                               "tk_ulonglong",
+                                               "tk_longdouble",
+                                               "tk_wchar",
+                                               "tk_wstring",
+                                               "tk_fixed",
+                                               "tk_value",
+                                               "tk_value_box",
+                                               "tk_native",
+                                               "tk_abstract_interface",
+                                               "tk_local_interface",
+                                               "tk_component",
+                                               "tk_home",
+                                               "tk_event"};
   auto k = static_cast<std::uint32_t>(kind);
   return k < std::size(names) ? names[k] : std::string_view("tk_<unknown>");
 }
@@ -221,9 +264,17 @@ type_code make_members(tc_kind kind, std::string id, std::string name, std::vect
 
 bool valid_discriminator(tc_kind k) {
   switch (k) {
-    case tc_kind::tk_short: case tc_kind::tk_long: case tc_kind::tk_ushort: case tc_kind::tk_ulong:
-    case tc_kind::tk_longlong: case tc_kind::tk_ulonglong: case tc_kind::tk_boolean: case tc_kind::tk_char:
-    case tc_kind::tk_wchar: case tc_kind::tk_enum: case tc_kind::tk_octet:
+    case tc_kind::tk_short:
+    case tc_kind::tk_long:
+    case tc_kind::tk_ushort:
+    case tc_kind::tk_ulong:
+    case tc_kind::tk_longlong:
+    case tc_kind::tk_ulonglong:
+    case tc_kind::tk_boolean:
+    case tc_kind::tk_char:
+    case tc_kind::tk_wchar:
+    case tc_kind::tk_enum:
+    case tc_kind::tk_octet:
       return true;
     default:
       return false;

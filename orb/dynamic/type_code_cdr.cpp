@@ -27,8 +27,14 @@ constexpr std::uint32_t indirection_kind = 0xffffffffu;
 
 bool has_encapsulation(tc_kind k) {
   switch (k) {
-    case tc_kind::tk_objref: case tc_kind::tk_struct: case tc_kind::tk_union: case tc_kind::tk_enum:
-    case tc_kind::tk_sequence: case tc_kind::tk_array: case tc_kind::tk_alias: case tc_kind::tk_except:
+    case tc_kind::tk_objref:
+    case tc_kind::tk_struct:
+    case tc_kind::tk_union:
+    case tc_kind::tk_enum:
+    case tc_kind::tk_sequence:
+    case tc_kind::tk_array:
+    case tc_kind::tk_alias:
+    case tc_kind::tk_except:
       return true;
     default:
       return false;
@@ -37,11 +43,24 @@ bool has_encapsulation(tc_kind k) {
 
 bool is_simple(tc_kind k) {
   switch (k) {
-    case tc_kind::tk_null: case tc_kind::tk_void: case tc_kind::tk_short: case tc_kind::tk_long:
-    case tc_kind::tk_ushort: case tc_kind::tk_ulong: case tc_kind::tk_float: case tc_kind::tk_double:
-    case tc_kind::tk_boolean: case tc_kind::tk_char: case tc_kind::tk_octet: case tc_kind::tk_any:
-    case tc_kind::tk_TypeCode: case tc_kind::tk_Principal: case tc_kind::tk_longlong:
-    case tc_kind::tk_ulonglong: case tc_kind::tk_longdouble: case tc_kind::tk_wchar:
+    case tc_kind::tk_null:
+    case tc_kind::tk_void:
+    case tc_kind::tk_short:
+    case tc_kind::tk_long:
+    case tc_kind::tk_ushort:
+    case tc_kind::tk_ulong:
+    case tc_kind::tk_float:
+    case tc_kind::tk_double:
+    case tc_kind::tk_boolean:
+    case tc_kind::tk_char:
+    case tc_kind::tk_octet:
+    case tc_kind::tk_any:
+    case tc_kind::tk_TypeCode:
+    case tc_kind::tk_Principal:
+    case tc_kind::tk_longlong:
+    case tc_kind::tk_ulonglong:
+    case tc_kind::tk_longdouble:
+    case tc_kind::tk_wchar:
       return true;
     default:
       return false;
@@ -50,9 +69,17 @@ bool is_simple(tc_kind k) {
 
 bool valid_discriminator(tc_kind k) {
   switch (k) {
-    case tc_kind::tk_short: case tc_kind::tk_long: case tc_kind::tk_ushort: case tc_kind::tk_ulong:
-    case tc_kind::tk_longlong: case tc_kind::tk_ulonglong: case tc_kind::tk_boolean: case tc_kind::tk_char:
-    case tc_kind::tk_wchar: case tc_kind::tk_enum: case tc_kind::tk_octet:
+    case tc_kind::tk_short:
+    case tc_kind::tk_long:
+    case tc_kind::tk_ushort:
+    case tc_kind::tk_ulong:
+    case tc_kind::tk_longlong:
+    case tc_kind::tk_ulonglong:
+    case tc_kind::tk_boolean:
+    case tc_kind::tk_char:
+    case tc_kind::tk_wchar:
+    case tc_kind::tk_enum:
+    case tc_kind::tk_octet:
       return true;
     default:
       return false;
@@ -163,16 +190,34 @@ class type_code_writer {
 
   void write_label(tc_kind disc, std::int64_t label) {
     switch (disc) {
-      case tc_kind::tk_short: out_.write_short(static_cast<std::int16_t>(label)); return;
-      case tc_kind::tk_ushort: out_.write_ushort(static_cast<std::uint16_t>(label)); return;
-      case tc_kind::tk_long: out_.write_long(static_cast<std::int32_t>(label)); return;
+      case tc_kind::tk_short:
+        out_.write_short(static_cast<std::int16_t>(label));
+        return;
+      case tc_kind::tk_ushort:
+        out_.write_ushort(static_cast<std::uint16_t>(label));
+        return;
+      case tc_kind::tk_long:
+        out_.write_long(static_cast<std::int32_t>(label));
+        return;
       case tc_kind::tk_ulong:
-      case tc_kind::tk_enum: out_.write_ulong(static_cast<std::uint32_t>(label)); return;
-      case tc_kind::tk_longlong: out_.write_longlong(label); return;
-      case tc_kind::tk_ulonglong: out_.write_ulonglong(static_cast<std::uint64_t>(label)); return;
-      case tc_kind::tk_boolean: out_.write_boolean(label != 0); return;
-      case tc_kind::tk_char: out_.write_char(static_cast<char>(label)); return;
-      case tc_kind::tk_octet: out_.write_octet(static_cast<std::uint8_t>(label)); return;
+      case tc_kind::tk_enum:
+        out_.write_ulong(static_cast<std::uint32_t>(label));
+        return;
+      case tc_kind::tk_longlong:
+        out_.write_longlong(label);
+        return;
+      case tc_kind::tk_ulonglong:
+        out_.write_ulonglong(static_cast<std::uint64_t>(label));
+        return;
+      case tc_kind::tk_boolean:
+        out_.write_boolean(label != 0);
+        return;
+      case tc_kind::tk_char:
+        out_.write_char(static_cast<char>(label));
+        return;
+      case tc_kind::tk_octet:
+        out_.write_octet(static_cast<std::uint8_t>(label));
+        return;
       case tc_kind::tk_wchar:
         out_.write_wchar(static_cast<char16_t>(label));
         wchar_labels_ = true;
@@ -196,8 +241,7 @@ class type_code_reader {
  public:
   type_code read(cdr::input_stream& in, int depth) {
     if (depth > max_type_code_depth)
-      in.throw_marshal(minor::typecode_too_deep,
-                       "TypeCode nested deeper than " + std::to_string(max_type_code_depth));
+      in.throw_marshal(minor::typecode_too_deep, "TypeCode nested deeper than " + std::to_string(max_type_code_depth));
     const std::byte* at = in.take_aligned(4, 4);
     const auto raw_kind = cdr::load<std::uint32_t>(at, in.swapping());
     if (raw_kind == indirection_kind) return read_indirection(in);
@@ -219,8 +263,8 @@ class type_code_reader {
         n->digits = in.read_ushort();
         n->scale = in.read_short();
         if (n->digits == 0 || n->digits > 31 || n->scale < 0 || n->scale > static_cast<std::int16_t>(n->digits))
-          in.throw_marshal(minor::bad_typecode, "fixed<" + std::to_string(n->digits) + "," +
-                                                    std::to_string(n->scale) + "> is not valid");
+          in.throw_marshal(minor::bad_typecode,
+                           "fixed<" + std::to_string(n->digits) + "," + std::to_string(n->scale) + "> is not valid");
         return type_code(std::move(n));
       default:
         break;
@@ -239,11 +283,13 @@ class type_code_reader {
         // A member is at least a name (a length) and a TypeCode (a kind): 8 octets.
         const std::uint32_t count = inner.read_length(8);
         // IDL structs have members; an empty one would make arrays of nothing that cost no octets.
-        if (count == 0 && kind == tc_kind::tk_struct) inner.throw_marshal(minor::bad_typecode, "struct without members");
+        if (count == 0 && kind == tc_kind::tk_struct)
+          inner.throw_marshal(minor::bad_typecode, "struct without members");
         for (std::uint32_t k = 0; k < count; ++k) {
           n->member_names.push_back(inner.read_string());
           n->member_types.push_back(read(inner, depth + 1));
-          check_member(inner, n->member_types.back(), kind == tc_kind::tk_struct ? "struct member" : "exception member");
+          check_member(inner, n->member_types.back(),
+                       kind == tc_kind::tk_struct ? "struct member" : "exception member");
         }
         break;
       }
@@ -275,8 +321,8 @@ class type_code_reader {
           for (std::uint32_t k = 0; k < count; ++k)
             if (static_cast<std::int32_t>(k) != n->default_index &&
                 static_cast<std::uint64_t>(n->member_labels[k]) >= enumerators)
-              inner.throw_marshal(minor::bad_typecode, "union label " + std::to_string(n->member_labels[k]) +
-                                                           " is not an enumerator");
+              inner.throw_marshal(minor::bad_typecode,
+                                  "union label " + std::to_string(n->member_labels[k]) + " is not an enumerator");
         }
         break;
       }
@@ -343,17 +389,27 @@ class type_code_reader {
 
   static std::int64_t read_label(cdr::input_stream& in, tc_kind disc) {
     switch (disc) {
-      case tc_kind::tk_short: return in.read_short();
-      case tc_kind::tk_ushort: return in.read_ushort();
-      case tc_kind::tk_long: return in.read_long();
+      case tc_kind::tk_short:
+        return in.read_short();
+      case tc_kind::tk_ushort:
+        return in.read_ushort();
+      case tc_kind::tk_long:
+        return in.read_long();
       case tc_kind::tk_ulong:
-      case tc_kind::tk_enum: return in.read_ulong();
-      case tc_kind::tk_longlong: return in.read_longlong();
-      case tc_kind::tk_ulonglong: return static_cast<std::int64_t>(in.read_ulonglong());
-      case tc_kind::tk_boolean: return in.read_boolean() ? 1 : 0;
-      case tc_kind::tk_char: return static_cast<unsigned char>(in.read_char());
-      case tc_kind::tk_octet: return in.read_octet();
-      case tc_kind::tk_wchar: return in.read_wchar();
+      case tc_kind::tk_enum:
+        return in.read_ulong();
+      case tc_kind::tk_longlong:
+        return in.read_longlong();
+      case tc_kind::tk_ulonglong:
+        return static_cast<std::int64_t>(in.read_ulonglong());
+      case tc_kind::tk_boolean:
+        return in.read_boolean() ? 1 : 0;
+      case tc_kind::tk_char:
+        return static_cast<unsigned char>(in.read_char());
+      case tc_kind::tk_octet:
+        return in.read_octet();
+      case tc_kind::tk_wchar:
+        return in.read_wchar();
       default:
         in.throw_marshal(minor::bad_typecode, "union discriminator of " + std::string(to_string(disc)));
     }

@@ -28,11 +28,24 @@ constexpr std::uint64_t saturate(std::uint64_t v) { return std::min<std::uint64_
 
 std::uint8_t primitive_size(tc_kind k) {
   switch (k) {
-    case tc_kind::tk_octet: case tc_kind::tk_char: case tc_kind::tk_boolean: return 1;
-    case tc_kind::tk_short: case tc_kind::tk_ushort: return 2;
-    case tc_kind::tk_long: case tc_kind::tk_ulong: case tc_kind::tk_float: case tc_kind::tk_enum: return 4;
-    case tc_kind::tk_double: case tc_kind::tk_longlong: case tc_kind::tk_ulonglong: return 8;
-    default: return 0;
+    case tc_kind::tk_octet:
+    case tc_kind::tk_char:
+    case tc_kind::tk_boolean:
+      return 1;
+    case tc_kind::tk_short:
+    case tc_kind::tk_ushort:
+      return 2;
+    case tc_kind::tk_long:
+    case tc_kind::tk_ulong:
+    case tc_kind::tk_float:
+    case tc_kind::tk_enum:
+      return 4;
+    case tc_kind::tk_double:
+    case tc_kind::tk_longlong:
+    case tc_kind::tk_ulonglong:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -136,8 +149,10 @@ class plan_builder {
       case tc_kind::tk_null:
       case tc_kind::tk_void:
         return add(n, plan_step::nothing);
-      case tc_kind::tk_wchar: return simple(n, plan_step::wchar, 1, false);
-      case tc_kind::tk_longdouble: return simple(n, plan_step::long_double, 16, true);
+      case tc_kind::tk_wchar:
+        return simple(n, plan_step::wchar, 1, false);
+      case tc_kind::tk_longdouble:
+        return simple(n, plan_step::long_double, 16, true);
       case tc_kind::tk_fixed: {
         value_plan* p = simple(n, plan_step::fixed_point, (n.digits + 2u) / 2u, true);
         p->digits = n.digits;
@@ -153,10 +168,14 @@ class plan_builder {
         p->bound = n.length;
         return p;
       }
-      case tc_kind::tk_any: return simple(n, plan_step::any, 4, false);
-      case tc_kind::tk_TypeCode: return simple(n, plan_step::type_code, 4, true);
-      case tc_kind::tk_Principal: return simple(n, plan_step::principal, 4, true);
-      case tc_kind::tk_objref: return simple(n, plan_step::object_reference, 8, true);
+      case tc_kind::tk_any:
+        return simple(n, plan_step::any, 4, false);
+      case tc_kind::tk_TypeCode:
+        return simple(n, plan_step::type_code, 4, true);
+      case tc_kind::tk_Principal:
+        return simple(n, plan_step::principal, 4, true);
+      case tc_kind::tk_objref:
+        return simple(n, plan_step::object_reference, 8, true);
       case tc_kind::tk_struct:
       case tc_kind::tk_except:
         return build_members(n, depth);
@@ -253,7 +272,8 @@ class plan_builder {
       neutral = neutral && m->version_neutral;
       p->parts.push_back(m);
     }
-    p->least_size = discriminator.kind == tc_kind::tk_wchar ? 1 : std::max<std::uint8_t>(primitive_size(discriminator.kind), 1);
+    p->least_size =
+        discriminator.kind == tc_kind::tk_wchar ? 1 : std::max<std::uint8_t>(primitive_size(discriminator.kind), 1);
     p->version_neutral = neutral;
     return p;
   }
@@ -434,8 +454,8 @@ class plan_runner {
         if (p.step == plan_step::sequence) {
           count = in_.read_length(least);
           if (p.bound != 0 && count > p.bound)
-            in_.throw_marshal(minor::length_over_limit, "sequence of " + std::to_string(count) +
-                                                            " beyond its bound " + std::to_string(p.bound));
+            in_.throw_marshal(minor::length_over_limit,
+                              "sequence of " + std::to_string(count) + " beyond its bound " + std::to_string(p.bound));
           if (out_) out_->write_ulong(count);
         } else {
           in_.check_length(count, least);
@@ -458,20 +478,56 @@ class plan_runner {
 
   std::int64_t copy_discriminator(const value_plan& p) {
     switch (p.discriminator) {
-      case tc_kind::tk_short: { auto v = in_.read_short(); if (out_) out_->write_short(v); return v; }
-      case tc_kind::tk_ushort: { auto v = in_.read_ushort(); if (out_) out_->write_ushort(v); return v; }
-      case tc_kind::tk_long: { auto v = in_.read_long(); if (out_) out_->write_long(v); return v; }
-      case tc_kind::tk_ulong: { auto v = in_.read_ulong(); if (out_) out_->write_ulong(v); return v; }
-      case tc_kind::tk_longlong: { auto v = in_.read_longlong(); if (out_) out_->write_longlong(v); return v; }
+      case tc_kind::tk_short: {
+        auto v = in_.read_short();
+        if (out_) out_->write_short(v);
+        return v;
+      }
+      case tc_kind::tk_ushort: {
+        auto v = in_.read_ushort();
+        if (out_) out_->write_ushort(v);
+        return v;
+      }
+      case tc_kind::tk_long: {
+        auto v = in_.read_long();
+        if (out_) out_->write_long(v);
+        return v;
+      }
+      case tc_kind::tk_ulong: {
+        auto v = in_.read_ulong();
+        if (out_) out_->write_ulong(v);
+        return v;
+      }
+      case tc_kind::tk_longlong: {
+        auto v = in_.read_longlong();
+        if (out_) out_->write_longlong(v);
+        return v;
+      }
       case tc_kind::tk_ulonglong: {
         auto v = in_.read_ulonglong();
         if (out_) out_->write_ulonglong(v);
         return static_cast<std::int64_t>(v);
       }
-      case tc_kind::tk_boolean: { bool v = in_.read_boolean(); if (out_) out_->write_boolean(v); return v ? 1 : 0; }
-      case tc_kind::tk_char: { char v = in_.read_char(); if (out_) out_->write_char(v); return static_cast<unsigned char>(v); }
-      case tc_kind::tk_octet: { auto v = in_.read_octet(); if (out_) out_->write_octet(v); return v; }
-      case tc_kind::tk_wchar: { char16_t v = in_.read_wchar(); if (out_) out_->write_wchar(v); return v; }
+      case tc_kind::tk_boolean: {
+        bool v = in_.read_boolean();
+        if (out_) out_->write_boolean(v);
+        return v ? 1 : 0;
+      }
+      case tc_kind::tk_char: {
+        char v = in_.read_char();
+        if (out_) out_->write_char(v);
+        return static_cast<unsigned char>(v);
+      }
+      case tc_kind::tk_octet: {
+        auto v = in_.read_octet();
+        if (out_) out_->write_octet(v);
+        return v;
+      }
+      case tc_kind::tk_wchar: {
+        char16_t v = in_.read_wchar();
+        if (out_) out_->write_wchar(v);
+        return v;
+      }
       case tc_kind::tk_enum: {
         auto v = in_.read_ulong();
         if (v >= p.discriminator_enumerators)
@@ -495,7 +551,8 @@ class plan_runner {
       } else {
         const auto v = cdr::load<std::uint32_t>(p, swap);
         if (v >= leaf.enumerators)
-          in_.throw_marshal(minor::bad_enum, "enumerator " + std::to_string(v) + " of " + std::to_string(leaf.enumerators));
+          in_.throw_marshal(minor::bad_enum,
+                            "enumerator " + std::to_string(v) + " of " + std::to_string(leaf.enumerators));
       }
     }
   }
@@ -557,10 +614,18 @@ class plan_runner {
         const std::byte* s = src + from.offsets[i];
         std::byte* d = dst + to.offsets[i];
         switch (run.leaves[i].size) {
-          case 1: *d = *s; break;
-          case 2: cdr::store(d, cdr::load<std::uint16_t>(s, swap)); break;
-          case 4: cdr::store(d, cdr::load<std::uint32_t>(s, swap)); break;
-          default: cdr::store(d, cdr::load<std::uint64_t>(s, swap)); break;
+          case 1:
+            *d = *s;
+            break;
+          case 2:
+            cdr::store(d, cdr::load<std::uint16_t>(s, swap));
+            break;
+          case 4:
+            cdr::store(d, cdr::load<std::uint32_t>(s, swap));
+            break;
+          default:
+            cdr::store(d, cdr::load<std::uint64_t>(s, swap));
+            break;
         }
       }
       r_in = from.next;
@@ -584,8 +649,7 @@ const value_plan& plan_of(const type_code_node& node) {
   fresh->root = builder.build(n, 0);
   const compiled_plan* expected = nullptr;
   // Another thread may have built it meanwhile: the first one stays, ours goes.
-  if (n.plan.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel))
-    return *fresh.release()->root;
+  if (n.plan.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) return *fresh.release()->root;
   return *expected->root;
 }
 

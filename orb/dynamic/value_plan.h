@@ -45,7 +45,7 @@ struct run_layout {
     std::uint32_t offset;
     std::uint32_t length;
   };
-  std::vector<gap> padding;            // before each leaf that needs it
+  std::vector<gap> padding;  // before each leaf that needs it
   // The same padding as 8-octet windows inside the element, each with a mask of the octets to
   // keep: zeroing an element's padding is a load, an and and a store per window (a BinStruct has
   // one). Empty when the element is shorter than 8 octets (then `padding` is used).
@@ -58,9 +58,9 @@ struct run_layout {
 
 struct value_run {
   std::vector<run_leaf> leaves;
-  std::uint8_t first_alignment = 1;  // of the first leaf
-  std::uint8_t alignment = 1;        // the largest leaf: layouts repeat modulo this
-  bool checked = false;              // some leaf is a boolean or an enumerator
+  std::uint8_t first_alignment = 1;           // of the first leaf
+  std::uint8_t alignment = 1;                 // the largest leaf: layouts repeat modulo this
+  bool checked = false;                       // some leaf is a boolean or an enumerator
   std::vector<std::uint32_t> checked_leaves;  // their indices
   std::array<run_layout, 8> layouts;
   // How many octets k elements take from each start residue, in constant time: the residues
@@ -75,8 +75,8 @@ struct value_run {
 };
 
 enum class plan_step : std::uint8_t {
-  nothing,     // tk_null, tk_void
-  run,         // fixed-size: primitives, enums, structs and arrays of them
+  nothing,  // tk_null, tk_void
+  run,      // fixed-size: primitives, enums, structs and arrays of them
   wchar,
   long_double,
   fixed_point,
@@ -86,7 +86,7 @@ enum class plan_step : std::uint8_t {
   type_code,
   principal,
   object_reference,
-  members,     // a struct or exception with members that are not all fixed-size
+  members,  // a struct or exception with members that are not all fixed-size
   union_,
   sequence,
   array,
@@ -94,16 +94,16 @@ enum class plan_step : std::uint8_t {
 
 struct value_plan {
   plan_step step = plan_step::nothing;
-  bool exception_id = false;     // members: an exception's repository id comes first
+  bool exception_id = false;  // members: an exception's repository id comes first
   // No wchar, wstring or Any inside: the canonical bytes are the same in every GIOP version, so a
   // canonical value at the right position is written with one copy.
   bool version_neutral = true;
-  std::uint32_t bound = 0;       // string, wstring, sequence: 0 unbounded; array: its length
-  std::uint16_t digits = 0;      // fixed
-  std::uint64_t least_size = 0;  // the fewest octets a value takes (padding aside); 0 behind a recursion
-  value_run run;                               // run; sequence and array of a run: the element's
-  const value_plan* element = nullptr;         // sequence, array (nullptr when the element is a run)
-  std::vector<const value_plan*> parts;        // members; union: each member's plan
+  std::uint32_t bound = 0;               // string, wstring, sequence: 0 unbounded; array: its length
+  std::uint16_t digits = 0;              // fixed
+  std::uint64_t least_size = 0;          // the fewest octets a value takes (padding aside); 0 behind a recursion
+  value_run run;                         // run; sequence and array of a run: the element's
+  const value_plan* element = nullptr;   // sequence, array (nullptr when the element is a run)
+  std::vector<const value_plan*> parts;  // members; union: each member's plan
   // union
   tc_kind discriminator = tc_kind::tk_long;
   std::uint32_t discriminator_enumerators = 0;

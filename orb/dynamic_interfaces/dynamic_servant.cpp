@@ -51,9 +51,9 @@ void dynamic_request::answer() {
   // Checked before the reply is begun, so that a missing value is answered as BAD_PARAM.
   for (std::size_t k = 0; k < arguments_.size(); ++k)
     if (arguments_[k].mode != arg_mode::in && !arguments_[k].value.has_value())
-      throw SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0), CompletionStatus::yes,
-                            "'" + std::string(operation()) + "': out argument " + std::to_string(k) +
-                                " was given no value");
+      throw SystemException(
+          SystemExceptionKind::BAD_PARAM, minor::omg_minor(0), CompletionStatus::yes,
+          "'" + std::string(operation()) + "': out argument " + std::to_string(k) + " was given no value");
   cdr::output_stream& out = request_.reply();
   if (has_result_) write_value(out, result_);
   for (const named_value& argument : arguments_)

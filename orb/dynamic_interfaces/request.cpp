@@ -91,9 +91,9 @@ void request::set_return_type(type_code type) { result_.set_type(std::move(type)
 
 void request::add_exception(type_code exception_type) {
   if (exception_type.unaliased().kind() != tc_kind::tk_except)
-    throw SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0), CompletionStatus::no,
-                          "add_exception: " + std::string(to_string(exception_type.kind())) +
-                              " is not an exception's TypeCode");
+    throw SystemException(
+        SystemExceptionKind::BAD_PARAM, minor::omg_minor(0), CompletionStatus::no,
+        "add_exception: " + std::string(to_string(exception_type.kind())) + " is not an exception's TypeCode");
   exceptions_.push_back(std::move(exception_type));
 }
 
@@ -121,9 +121,9 @@ void request::raise_user_exception(std::string_view id, cdr::input_stream& body)
     exception.assign(listed, value.bytes());
     throw unknown_user_exception(std::move(exception));
   }
-  throw SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::yes,
-                        "'" + operation_ + "' raised a user exception its exception list does not name: " +
-                            std::string(id));
+  throw SystemException(
+      SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::yes,
+      "'" + operation_ + "' raised a user exception its exception list does not name: " + std::string(id));
 }
 
 namespace {
@@ -173,8 +173,8 @@ void request::send_deferred() {
 void request::take_response() {
   try {
     try {
-      cdr::input_stream& results = deferred_->call.receive_reply(
-          [this](cdr::output_stream& out) { marshal_arguments(out); }, &throw_pending);
+      cdr::input_stream& results =
+          deferred_->call.receive_reply([this](cdr::output_stream& out) { marshal_arguments(out); }, &throw_pending);
       demarshal_results(results);
     } catch (const pending_user_exception& pending) {
       cdr::input_stream body = pending.body;
@@ -188,7 +188,8 @@ void request::take_response() {
 }
 
 bool request::poll_response() {
-  if (state_ == call_state::idle) bad_inv_order("poll_response: no deferred call of '" + operation_ + "' is outstanding");
+  if (state_ == call_state::idle)
+    bad_inv_order("poll_response: no deferred call of '" + operation_ + "' is outstanding");
   if (state_ == call_state::answered) return true;
   bool arrived = false;
   try {
@@ -206,7 +207,8 @@ bool request::poll_response() {
 }
 
 void request::get_response() {
-  if (state_ == call_state::idle) bad_inv_order("get_response: no deferred call of '" + operation_ + "' is outstanding");
+  if (state_ == call_state::idle)
+    bad_inv_order("get_response: no deferred call of '" + operation_ + "' is outstanding");
   if (state_ == call_state::sent) take_response();
   state_ = call_state::idle;
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));

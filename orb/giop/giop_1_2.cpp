@@ -18,9 +18,8 @@ class protocol_1_2 final : public protocol {
  public:
   constexpr protocol_1_2() noexcept
       : protocol(version{1, 2}, static_cast<std::uint8_t>(message_type::fragment),
-                 bit(message_type::request) | bit(message_type::reply) |
-                     bit(message_type::locate_request) | bit(message_type::locate_reply) |
-                     bit(message_type::fragment),
+                 bit(message_type::request) | bit(message_type::reply) | bit(message_type::locate_request) |
+                     bit(message_type::locate_reply) | bit(message_type::fragment),
                  /*fragment_header_size=*/4, reply_status::needs_addressing_mode,
                  locate_status::loc_needs_addressing_mode, /*plain_reply_id_offset=*/header_size) {}
 

@@ -69,11 +69,15 @@ class key_addressed_protocol : public protocol {
     try {
       switch (message.header.type) {
         case message_type::request:
-        case message_type::reply: read_service_context_list(in); break;
+        case message_type::reply:
+          read_service_context_list(in);
+          break;
         case message_type::locate_request:
         case message_type::locate_reply:
-        case message_type::cancel_request: break;
-        default: return false;
+        case message_type::cancel_request:
+          break;
+        default:
+          return false;
       }
       request_id = in.read_ulong();
       return true;
@@ -139,8 +143,8 @@ class key_addressed_protocol : public protocol {
  protected:
   constexpr key_addressed_protocol(version ver, std::uint8_t highest_type, std::uint8_t fragmentable_types,
                                    std::size_t request_reserved_octets) noexcept
-      : protocol(ver, highest_type, fragmentable_types, /*fragment_header_size=*/0,
-                 reply_status::location_forward, locate_status::object_forward,
+      : protocol(ver, highest_type, fragmentable_types, /*fragment_header_size=*/0, reply_status::location_forward,
+                 locate_status::object_forward,
                  /*plain_reply_id_offset=*/header_size + 4),  // after the empty context list
         request_reserved_octets_(request_reserved_octets) {}
   ~key_addressed_protocol() = default;

@@ -33,7 +33,7 @@ struct version {
 };
 
 inline constexpr std::size_t header_size = 12;
-inline constexpr std::uint8_t highest_minor = 2;  // GIOP 1.2: what we answer MessageError in
+inline constexpr std::uint8_t highest_minor = 2;           // GIOP 1.2: what we answer MessageError in
 inline constexpr std::uint8_t flag_little_endian = 0x01;   // 1.0: the whole octet is the boolean
 inline constexpr std::uint8_t flag_more_fragments = 0x02;  // 1.1 and later
 inline constexpr std::uint32_t default_max_body_size = 64u << 20;
@@ -76,8 +76,12 @@ header_result decode_header(std::span<const std::byte> bytes,
 // The first eight header octets a sender writes: magic, version, flags (native byte order, no more
 // fragments), type. Precomputed per version and type; the size follows.
 constexpr std::array<std::byte, 8> header_prefix(version ver, message_type type) noexcept {
-  return {std::byte{'G'}, std::byte{'I'}, std::byte{'O'}, std::byte{'P'},
-          std::byte{ver.major}, std::byte{ver.minor},
+  return {std::byte{'G'},
+          std::byte{'I'},
+          std::byte{'O'},
+          std::byte{'P'},
+          std::byte{ver.major},
+          std::byte{ver.minor},
           std::byte{static_cast<std::uint8_t>(cdr::native_byte_order)},
           std::byte{static_cast<std::uint8_t>(type)}};
 }
@@ -97,7 +101,6 @@ struct message_view {
 
 // Builds a message view over `bytes` (header included): decodes the header and checks that the
 // bytes hold exactly the message. Raises MARSHAL minor::bad_message when they do not.
-message_view make_message_view(std::span<const std::byte> bytes,
-                               std::uint32_t max_body_size = default_max_body_size);
+message_view make_message_view(std::span<const std::byte> bytes, std::uint32_t max_body_size = default_max_body_size);
 
 }  // namespace switchyard::giop

@@ -103,8 +103,8 @@ struct system_exception_body {
 
 // Reads the body; a completion status beyond 2 raises MARSHAL minor::bad_enum.
 system_exception_body read_system_exception(cdr::input_stream& in);
-void write_system_exception(cdr::output_stream& out, std::string_view repository_id,
-                            std::uint32_t minor, CompletionStatus completed);
+void write_system_exception(cdr::output_stream& out, std::string_view repository_id, std::uint32_t minor,
+                            CompletionStatus completed);
 void write_system_exception(cdr::output_stream& out, const SystemException& exception);
 
 // The body of NEEDS_ADDRESSING_MODE / LOC_NEEDS_ADDRESSING_MODE: the disposition the server wants.

@@ -32,8 +32,7 @@ bool decode_plain_request(const message_view& message, request_header& out) noex
   if (offset > size || size - offset < 4) return false;
   const std::size_t operation_length = ulong_at(offset);  // with its NUL
   offset += 4;
-  if (operation_length == 0 || operation_length > size - offset ||
-      base[offset + operation_length - 1] != std::byte{0})
+  if (operation_length == 0 || operation_length > size - offset || base[offset + operation_length - 1] != std::byte{0})
     return false;
   const auto* operation = reinterpret_cast<const char*>(base + offset);
   offset += operation_length;

@@ -48,8 +48,7 @@ inline bool decode_plain_reply(const message_view& message, reply_header& out) n
     return false;
   out.request_id = cdr::load<std::uint32_t>(p, false);
   out.status = static_cast<reply_status>(status);
-  out.body = cdr::input_stream(message.bytes.subspan(plain_header_size), cdr::native_byte_order,
-                               plain_header_size, 2);
+  out.body = cdr::input_stream(message.bytes.subspan(plain_header_size), cdr::native_byte_order, plain_header_size, 2);
   return true;
 }
 

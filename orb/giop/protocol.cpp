@@ -14,45 +14,50 @@ namespace switchyard::giop {
 namespace {
 
 [[noreturn]] void throw_bad_message(std::string detail) {
-  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::no,
-                        std::move(detail));
+  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::no, std::move(detail));
 }
 
 }  // namespace
 
 std::string_view to_string(message_type type) noexcept {
-  static constexpr std::string_view names[] = {"Request",     "Reply",           "CancelRequest",
-                                               "LocateRequest", "LocateReply",   "CloseConnection",
-                                               "MessageError",  "Fragment"};
+  static constexpr std::string_view names[] = {"Request",     "Reply",           "CancelRequest", "LocateRequest",
+                                               "LocateReply", "CloseConnection", "MessageError",  "Fragment"};
   auto index = static_cast<std::size_t>(type);
   return index < std::size(names) ? names[index] : "unknown";
 }
 
 std::string_view to_string(header_status status) noexcept {
   switch (status) {
-    case header_status::ok: return "ok";
-    case header_status::truncated: return "header shorter than 12 octets";
-    case header_status::bad_magic: return "magic is not GIOP";
-    case header_status::unsupported_version: return "unsupported GIOP version";
-    case header_status::bad_flags: return "GIOP 1.0 byte-order octet is neither 0 nor 1";
-    case header_status::unknown_type: return "unknown message type for this GIOP version";
-    case header_status::fragment_not_allowed: return "more-fragments bit on a type that cannot be fragmented";
-    case header_status::too_large: return "message size over the configured maximum";
+    case header_status::ok:
+      return "ok";
+    case header_status::truncated:
+      return "header shorter than 12 octets";
+    case header_status::bad_magic:
+      return "magic is not GIOP";
+    case header_status::unsupported_version:
+      return "unsupported GIOP version";
+    case header_status::bad_flags:
+      return "GIOP 1.0 byte-order octet is neither 0 nor 1";
+    case header_status::unknown_type:
+      return "unknown message type for this GIOP version";
+    case header_status::fragment_not_allowed:
+      return "more-fragments bit on a type that cannot be fragmented";
+    case header_status::too_large:
+      return "message size over the configured maximum";
   }
   return "unknown";
 }
 
 std::string_view to_string(reply_status status) noexcept {
-  static constexpr std::string_view names[] = {"NO_EXCEPTION",     "USER_EXCEPTION",
-                                               "SYSTEM_EXCEPTION", "LOCATION_FORWARD",
-                                               "LOCATION_FORWARD_PERM", "NEEDS_ADDRESSING_MODE"};
+  static constexpr std::string_view names[] = {"NO_EXCEPTION",     "USER_EXCEPTION",        "SYSTEM_EXCEPTION",
+                                               "LOCATION_FORWARD", "LOCATION_FORWARD_PERM", "NEEDS_ADDRESSING_MODE"};
   auto index = static_cast<std::size_t>(status);
   return index < std::size(names) ? names[index] : "unknown";
 }
 
 std::string_view to_string(locate_status status) noexcept {
-  static constexpr std::string_view names[] = {"UNKNOWN_OBJECT",      "OBJECT_HERE",
-                                               "OBJECT_FORWARD",      "OBJECT_FORWARD_PERM",
+  static constexpr std::string_view names[] = {"UNKNOWN_OBJECT",       "OBJECT_HERE",
+                                               "OBJECT_FORWARD",       "OBJECT_FORWARD_PERM",
                                                "LOC_SYSTEM_EXCEPTION", "LOC_NEEDS_ADDRESSING_MODE"};
   auto index = static_cast<std::size_t>(status);
   return index < std::size(names) ? names[index] : "unknown";
@@ -108,8 +113,7 @@ message_view make_message_view(std::span<const std::byte> bytes, std::uint32_t m
   std::size_t total = header_size + std::size_t{result.header.body_size};
   if (bytes.size() < total)
     throw SystemException(SystemExceptionKind::MARSHAL, minor::read_past_end, CompletionStatus::no,
-                          "message of " + std::to_string(total) + " octets given " +
-                              std::to_string(bytes.size()));
+                          "message of " + std::to_string(total) + " octets given " + std::to_string(bytes.size()));
   return message_view{result.header, bytes.first(total)};
 }
 
@@ -124,14 +128,13 @@ system_exception_body read_system_exception(cdr::input_stream& in) {
   body.repository_id = in.read_string_view();
   body.minor = in.read_ulong();
   std::uint32_t completed = in.read_ulong();
-  if (completed > 2)
-    in.throw_marshal(minor::bad_enum, "completion status " + std::to_string(completed));
+  if (completed > 2) in.throw_marshal(minor::bad_enum, "completion status " + std::to_string(completed));
   body.completed = static_cast<CompletionStatus>(completed);
   return body;
 }
 
-void write_system_exception(cdr::output_stream& out, std::string_view repository_id,
-                            std::uint32_t minor, CompletionStatus completed) {
+void write_system_exception(cdr::output_stream& out, std::string_view repository_id, std::uint32_t minor,
+                            CompletionStatus completed) {
   out.write_string(repository_id);
   std::byte* p = out.reserve_aligned(4, 8);
   cdr::store(p, minor);
@@ -144,8 +147,7 @@ void write_system_exception(cdr::output_stream& out, const SystemException& exce
 
 addressing_disposition read_addressing_disposition(cdr::input_stream& in) {
   std::int16_t value = in.read_short();
-  if (value < 0 || value > 2)
-    in.throw_marshal(minor::bad_enum, "addressing disposition " + std::to_string(value));
+  if (value < 0 || value > 2) in.throw_marshal(minor::bad_enum, "addressing disposition " + std::to_string(value));
   return static_cast<addressing_disposition>(value);
 }
 
@@ -169,28 +171,26 @@ std::uint32_t protocol::decode_cancel_request(const message_view& message) const
 
 reply_status protocol::check_reply_status(cdr::input_stream& in, std::uint32_t status) const {
   if (status > static_cast<std::uint32_t>(highest_reply_status_))
-    in.throw_marshal(minor::bad_enum, "reply status " + std::to_string(status) + " in GIOP 1." +
-                                          std::to_string(version_.minor));
+    in.throw_marshal(minor::bad_enum,
+                     "reply status " + std::to_string(status) + " in GIOP 1." + std::to_string(version_.minor));
   return static_cast<reply_status>(status);
 }
 
 locate_status protocol::check_locate_status(cdr::input_stream& in, std::uint32_t status) const {
   if (status > static_cast<std::uint32_t>(highest_locate_status_))
-    in.throw_marshal(minor::bad_enum, "locate status " + std::to_string(status) + " in GIOP 1." +
-                                          std::to_string(version_.minor));
+    in.throw_marshal(minor::bad_enum,
+                     "locate status " + std::to_string(status) + " in GIOP 1." + std::to_string(version_.minor));
   return static_cast<locate_status>(status);
 }
 
 void protocol::check_encodable(reply_status status) const {
   if (status > highest_reply_status_)
-    throw_bad_message(std::string(to_string(status)) + " cannot be sent in GIOP 1." +
-                      std::to_string(version_.minor));
+    throw_bad_message(std::string(to_string(status)) + " cannot be sent in GIOP 1." + std::to_string(version_.minor));
 }
 
 void protocol::check_encodable(locate_status status) const {
   if (status > highest_locate_status_)
-    throw_bad_message(std::string(to_string(status)) + " cannot be sent in GIOP 1." +
-                      std::to_string(version_.minor));
+    throw_bad_message(std::string(to_string(status)) + " cannot be sent in GIOP 1." + std::to_string(version_.minor));
 }
 
 message_mark protocol::begin_message(cdr::output_stream& out, message_type type) const {
@@ -225,7 +225,7 @@ message_mark protocol::begin_plain_reply(cdr::output_stream& out, std::uint32_t 
     return all;
   }();
   std::memcpy(p, prefixes[version_.minor].data(), header_size);  // size 0, patched by finish()
-  std::memset(p + header_size, 0, 12);  // NO_EXCEPTION and the empty list are zeros
+  std::memset(p + header_size, 0, 12);                           // NO_EXCEPTION and the empty list are zeros
   cdr::store(p + plain_reply_id_offset_, request_id);
   mark.headers_end = mark.body_start = out.size();  // 24: already 8-aligned for 1.2
   return mark;
@@ -246,8 +246,7 @@ message_mark protocol::begin_message_error(cdr::output_stream& out) const {
   return begin_message(out, message_type::message_error);
 }
 
-void protocol::set_more_fragments(cdr::output_stream& out, const message_mark& mark,
-                                  message_type type) const {
+void protocol::set_more_fragments(cdr::output_stream& out, const message_mark& mark, message_type type) const {
   if (!may_fragment(type))
     throw_bad_message(std::string(to_string(type)) + " cannot be fragmented in GIOP 1." +
                       std::to_string(version_.minor));
@@ -258,13 +257,12 @@ std::span<const std::byte> protocol::finish(cdr::output_stream& out, const messa
   std::size_t end = out.size();
   // Nothing after the padding that aligned the body: the message ends with its headers.
   if (end == mark.body_start) end = mark.headers_end;
-  cdr::store(out.data() + mark.header_offset + 8,
-             static_cast<std::uint32_t>(end - mark.header_offset - header_size));
+  cdr::store(out.data() + mark.header_offset + 8, static_cast<std::uint32_t>(end - mark.header_offset - header_size));
   return {out.data() + mark.header_offset, end - mark.header_offset};
 }
 
 std::size_t protocol::finish_gather(cdr::output_stream& out, const message_mark& mark,
-                                   std::span<std::span<const std::byte>, max_gather_pieces> pieces) noexcept {
+                                    std::span<std::span<const std::byte>, max_gather_pieces> pieces) noexcept {
   const std::byte* own = out.data();
   std::size_t count = 0;
   std::size_t from = mark.header_offset;  // the stream's octets not yet in a piece start here
@@ -288,10 +286,14 @@ std::size_t protocol::finish_gather(cdr::output_stream& out, const message_mark&
 
 const protocol* protocol_for(std::uint8_t minor) noexcept {
   switch (minor) {
-    case 0: return &giop_1_0();
-    case 1: return &giop_1_1();
-    case 2: return &giop_1_2();
-    default: return nullptr;
+    case 0:
+      return &giop_1_0();
+    case 1:
+      return &giop_1_1();
+    case 2:
+      return &giop_1_2();
+    default:
+      return nullptr;
   }
 }
 

@@ -11,8 +11,7 @@ namespace switchyard::giop {
 namespace {
 
 [[noreturn]] void throw_bad_message(std::string detail) {
-  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::no,
-                        std::move(detail));
+  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::no, std::move(detail));
 }
 
 }  // namespace
@@ -57,8 +56,7 @@ void reassembler::release(octet_buffer& bytes) noexcept {
 }
 
 std::vector<reassembler::partial>::iterator reassembler::find(std::uint32_t request_id) {
-  return std::find_if(partials_.begin(), partials_.end(),
-                      [&](const partial& p) { return p.request_id == request_id; });
+  return std::find_if(partials_.begin(), partials_.end(), [&](const partial& p) { return p.request_id == request_id; });
 }
 
 void reassembler::reserve_room(std::size_t more) {
@@ -75,8 +73,8 @@ reassembler::result reassembler::feed(const message_view& message) {
   if (message.header.type != message_type::fragment && !message.header.more_fragments)
     return {outcome::complete, message};  // the common case: nothing to do
   if (message.header.ver != impl_.ver())
-    throw_bad_message("fragmented GIOP 1." + std::to_string(message.header.ver.minor) +
-                      " message on a GIOP 1." + std::to_string(impl_.minor()) + " connection");
+    throw_bad_message("fragmented GIOP 1." + std::to_string(message.header.ver.minor) + " message on a GIOP 1." +
+                      std::to_string(impl_.minor()) + " connection");
   if (message.header.type == message_type::fragment) return continue_with(message);
   return start(message);
 }
@@ -121,19 +119,17 @@ reassembler::result reassembler::continue_with(const message_view& message) {
     impl_.leading_request_id(message, request_id);
     it = find(request_id);
     if (it == partials_.end())
-      throw_bad_message("Fragment for request id " + std::to_string(request_id) +
-                        " without a started message");
+      throw_bad_message("Fragment for request id " + std::to_string(request_id) + " without a started message");
   } else {
     if (partials_.empty()) throw_bad_message("Fragment without a started message");
     it = partials_.begin();
   }
-  if (message.header.order != it->header.order)
-    throw_bad_message("Fragment in another byte order than its message");
+  if (message.header.order != it->header.order) throw_bad_message("Fragment in another byte order than its message");
   if (impl_.fragments_interleave() && message.header.more_fragments && message.bytes.size() % 8 != 0)
     throw_bad_message("fragment of " + std::to_string(message.bytes.size()) +
                       " octets does not end on an 8-octet boundary");
-  std::span<const std::byte> data = message.body().subspan(
-      std::min(impl_.fragment_header_size(), message.body().size()));
+  std::span<const std::byte> data =
+      message.body().subspan(std::min(impl_.fragment_header_size(), message.body().size()));
   try {
     reserve_room(data.size());
     grow(it->bytes, data.size());

@@ -13,8 +13,8 @@ service_context_list read_service_context_list(cdr::input_stream& in) {
     std::uint32_t length = in.read_length(1);
     in.skip(length);
   }
-  return service_context_list({start, static_cast<std::size_t>(in.current() - start)}, count,
-                              in.order(), origin_offset);
+  return service_context_list({start, static_cast<std::size_t>(in.current() - start)}, count, in.order(),
+                              origin_offset);
 }
 
 void write_service_context_list(cdr::output_stream& out, std::span<const service_context> contexts) {

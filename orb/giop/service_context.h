@@ -25,8 +25,8 @@ struct service_context {
 class service_context_list {
  public:
   service_context_list() noexcept = default;
-  service_context_list(std::span<const std::byte> entries, std::uint32_t count,
-                       cdr::byte_order order, std::size_t origin_offset) noexcept
+  service_context_list(std::span<const std::byte> entries, std::uint32_t count, cdr::byte_order order,
+                       std::size_t origin_offset) noexcept
       : entries_(entries), count_(count), order_(order), origin_offset_(origin_offset) {}
 
   std::uint32_t size() const noexcept { return count_; }

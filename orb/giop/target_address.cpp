@@ -91,8 +91,7 @@ void write_target_address(cdr::output_stream& out, const target_address& address
     }
     default:
       throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_enum, CompletionStatus::no,
-                            "TargetAddress discriminator " +
-                                std::to_string(static_cast<int>(address.disposition)));
+                            "TargetAddress discriminator " + std::to_string(static_cast<int>(address.disposition)));
   }
 }
 

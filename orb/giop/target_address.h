@@ -30,10 +30,10 @@ struct cdr_view {
 
 struct target_address {
   addressing_disposition disposition = addressing_disposition::key_addr;
-  std::span<const std::byte> object_key;    // key_addr
-  cdr_view profile;                         // profile_addr: IOP::TaggedProfile {tag, profile_data}
+  std::span<const std::byte> object_key;     // key_addr
+  cdr_view profile;                          // profile_addr: IOP::TaggedProfile {tag, profile_data}
   std::uint32_t selected_profile_index = 0;  // reference_addr
-  cdr_view ior;                             // reference_addr: IOP::IOR {type_id, profiles}
+  cdr_view ior;                              // reference_addr: IOP::IOR {type_id, profiles}
 
   static target_address by_key(std::span<const std::byte> key) noexcept {
     target_address address;

@@ -1,8 +1,8 @@
 // Calibration of read_clock's ticks to nanoseconds: done once, off the request path.
 #include <switchyard/instrument.h>
 
-#include <cerrno>
 #include <time.h>
+#include <cerrno>
 
 namespace switchyard::instrument {
 namespace {

@@ -68,8 +68,7 @@ void append_format(std::string& out, const char* format, auto... values) {
 std::string format_table(const probe_snapshot& snapshot, double ns_per_tick) {
   std::vector<probe_row> rows = make_rows(snapshot, ns_per_tick);
   std::string out;
-  append_format(out, "%-16s %-8s %12s %14s %12s %8s\n", "layer", "strategy", "calls", "total_us", "mean_ns",
-                "share_%");
+  append_format(out, "%-16s %-8s %12s %14s %12s %8s\n", "layer", "strategy", "calls", "total_us", "mean_ns", "share_%");
   std::uint64_t calls = 0;
   double total_us = 0;
   double share = 0;

@@ -136,8 +136,7 @@ std::optional<code_set_info> code_sets_of(const component_list& components) {
 std::vector<alternate_address> alternate_addresses_of(const component_list& components) {
   std::vector<alternate_address> result;
   for (const auto& component : components)
-    if (component.tag == tag_alternate_iiop_address)
-      result.push_back(decode_alternate_address(component));
+    if (component.tag == tag_alternate_iiop_address) result.push_back(decode_alternate_address(component));
   return result;
 }
 

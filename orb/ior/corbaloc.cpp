@@ -36,16 +36,31 @@ int hex_value(char c) noexcept {
 bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 bool is_name_char(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '-' || c == '.' ||
-         c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '-' || c == '.' || c == '_';
 }
 
 // RFC 2396 unreserved and reserved characters: they stand for themselves in a key.
 bool is_key_char(char c) noexcept {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c)) return true;
   switch (c) {
-    case ';': case '/': case ':': case '?': case '@': case '&': case '=': case '+': case '$':
-    case ',': case '-': case '_': case '.': case '!': case '~': case '*': case '\'': case '(':
+    case ';':
+    case '/':
+    case ':':
+    case '?':
+    case '@':
+    case '&':
+    case '=':
+    case '+':
+    case '$':
+    case ',':
+    case '-':
+    case '_':
+    case '.':
+    case '!':
+    case '~':
+    case '*':
+    case '\'':
+    case '(':
     case ')':
       return true;
     default:
@@ -82,8 +97,7 @@ std::uint16_t parse_port(std::string_view url, std::string_view text) {
   for (char c : text)
     if (!is_digit(c)) throw_bad_url(url, "port " + quoted(text) + " is not a decimal number");
   long value = parse_decimal(text, 5);
-  if (value < 0 || value > 65535)
-    throw_bad_url(url, "port " + std::string(text) + " out of range (0 to 65535)");
+  if (value < 0 || value > 65535) throw_bad_url(url, "port " + std::string(text) + " out of range (0 to 65535)");
   return static_cast<std::uint16_t>(value);
 }
 
@@ -142,16 +156,15 @@ octets unescape(std::string_view url, std::string_view text, std::size_t offset)
       int high = i + 1 < text.size() ? hex_value(text[i + 1]) : -1;
       int low = i + 2 < text.size() ? hex_value(text[i + 2]) : -1;
       if (high < 0 || low < 0)
-        throw_bad_url(url, "bad escape " + quoted(text.substr(i, 3)) + " at position " +
-                               std::to_string(offset + i) +
+        throw_bad_url(url, "bad escape " + quoted(text.substr(i, 3)) + " at position " + std::to_string(offset + i) +
                                " of the object key (expected % and two hex digits)");
       out.push_back(static_cast<std::byte>(high * 16 + low));
       i += 2;
     } else if (u <= 0x20 || u >= 0x7f) {
       char buffer[8];
       std::snprintf(buffer, sizeof buffer, "0x%02x", u);
-      throw_bad_url(url, std::string("character ") + buffer + " at position " +
-                             std::to_string(offset + i) + " of the object key must be %-escaped");
+      throw_bad_url(url, std::string("character ") + buffer + " at position " + std::to_string(offset + i) +
+                             " of the object key must be %-escaped");
     } else {
       out.push_back(static_cast<std::byte>(u));
     }
@@ -183,15 +196,13 @@ corbaloc parse_corbaloc(std::string_view url) {
     if (address.empty()) throw_bad_url(url, "empty address in the address list");
     const auto colon = address.find(':');
     if (colon == std::string_view::npos)
-      throw_bad_url(url, "address " + quoted(address) +
-                             " has no protocol (expected iiop:host, :host or rir:)");
+      throw_bad_url(url, "address " + quoted(address) + " has no protocol (expected iiop:host, :host or rir:)");
     std::string_view protocol = address.substr(0, colon);
     std::string_view rest_of_address = address.substr(colon + 1);
     if (protocol.empty() || equals_ignoring_case(protocol, "iiop")) {
       result.addresses.push_back(parse_iiop_address(url, rest_of_address));
     } else if (equals_ignoring_case(protocol, "rir")) {
-      if (!rest_of_address.empty())
-        throw_bad_url(url, "rir: takes no address (expected corbaloc:rir:/Name)");
+      if (!rest_of_address.empty()) throw_bad_url(url, "rir: takes no address (expected corbaloc:rir:/Name)");
       ++rir_count;
     } else {
       throw_bad_url(url, "unknown protocol " + quoted(protocol) + " (expected iiop or rir)");
@@ -204,14 +215,12 @@ corbaloc parse_corbaloc(std::string_view url) {
 
   std::size_t key_offset = static_cast<std::size_t>(text.data() - url.data()) + offset +
                            (slash == std::string_view::npos ? rest.size() : slash + 1);
-  std::string_view key_text =
-      slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
+  std::string_view key_text = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
   if (result.is_rir) {
     result.object_key = key_text.empty() ? to_octets(default_rir_name) : unescape(url, key_text, key_offset);
     return result;
   }
-  if (slash == std::string_view::npos)
-    throw_bad_url(url, "missing object key (expected '/<key>' after the address)");
+  if (slash == std::string_view::npos) throw_bad_url(url, "missing object key (expected '/<key>' after the address)");
   if (key_text.empty()) throw_bad_url(url, "empty object key after '/'");
   result.object_key = unescape(url, key_text, key_offset);
   return result;

@@ -3,21 +3,18 @@
 namespace switchyard::iop::detail {
 
 void throw_bad_ior(std::string detail) {
-  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_ior, CompletionStatus::no,
-                        std::move(detail));
+  throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_ior, CompletionStatus::no, std::move(detail));
 }
 
 void throw_bad_ior_value(std::string detail) {
-  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_ior, CompletionStatus::no,
-                        std::move(detail));
+  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_ior, CompletionStatus::no, std::move(detail));
 }
 
 cdr::input_stream open_encapsulation(std::span<const std::byte> bytes, std::string_view what) {
   if (bytes.empty()) throw_bad_ior(std::string(what) + ": empty encapsulation has no byte order");
   auto flag = static_cast<std::uint8_t>(bytes[0]);
   if (flag > 1)
-    throw_bad_ior(std::string(what) + ": byte-order octet is " + std::to_string(flag) +
-                  " (must be 0 or 1)");
+    throw_bad_ior(std::string(what) + ": byte-order octet is " + std::to_string(flag) + " (must be 0 or 1)");
   cdr::input_stream in(bytes, static_cast<cdr::byte_order>(flag));
   in.skip(1);
   return in;
@@ -39,8 +36,8 @@ giop_version read_profile_version(cdr::input_stream& in, std::string_view what) 
   version.major = in.read_octet();
   version.minor = in.read_octet();
   if (version.major != 1)
-    throw_bad_ior(std::string(what) + ": unsupported version " + std::to_string(version.major) +
-                  "." + std::to_string(version.minor) + " (major version must be 1)");
+    throw_bad_ior(std::string(what) + ": unsupported version " + std::to_string(version.major) + "." +
+                  std::to_string(version.minor) + " (major version must be 1)");
   return version;
 }
 
@@ -56,8 +53,7 @@ void write_octet_sequence(cdr::output_stream& out, const octets& data) {
   out.write_octets(data.data(), data.size());
 }
 
-void check_components_allowed(giop_version version, const component_list& components,
-                              std::string_view what) {
+void check_components_allowed(giop_version version, const component_list& components, std::string_view what) {
   if (version.minor == 0 && !components.empty())
     throw_bad_ior_value(std::string(what) + " 1.0 profiles cannot carry tagged components");
 }

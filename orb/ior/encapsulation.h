@@ -35,8 +35,7 @@ giop_version read_profile_version(cdr::input_stream& in, std::string_view what);
 octets read_octet_sequence(cdr::input_stream& in);
 void write_octet_sequence(cdr::output_stream& out, const octets& data);
 // Raises BAD_PARAM when a 1.0 profile is asked to carry components.
-void check_components_allowed(giop_version version, const component_list& components,
-                              std::string_view what);
+void check_components_allowed(giop_version version, const component_list& components, std::string_view what);
 
 // Runs `decode`, prefixing `context` to the detail of any MARSHAL it raises, which becomes
 // minor::bad_ior: "IIOP profile body: read of 2 octets at offset 9 with 1 left".

@@ -50,12 +50,10 @@ octets encode_multiple_components_profile(const component_list& components) {
 
 component_list switchyard_components(giop_version version) {
   if (version.minor == 0) return {};
-  return {make_orb_type_component(orb_type_switchyard),
-          make_code_sets_component(switchyard_code_sets())};
+  return {make_orb_type_component(orb_type_switchyard), make_code_sets_component(switchyard_code_sets())};
 }
 
-iiop_profile make_iiop_profile(std::string host, std::uint16_t port, octets object_key,
-                               giop_version version) {
+iiop_profile make_iiop_profile(std::string host, std::uint16_t port, octets object_key, giop_version version) {
   return {version, std::move(host), port, std::move(object_key), switchyard_components(version)};
 }
 

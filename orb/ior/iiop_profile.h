@@ -25,9 +25,7 @@ struct iiop_profile {
 
   std::optional<std::uint32_t> orb_type() const { return orb_type_of(components); }
   std::optional<code_set_info> code_sets() const { return code_sets_of(components); }
-  std::vector<alternate_address> alternate_addresses() const {
-    return alternate_addresses_of(components);
-  }
+  std::vector<alternate_address> alternate_addresses() const { return alternate_addresses_of(components); }
   friend bool operator==(const iiop_profile&, const iiop_profile&) = default;
 };
 
@@ -46,7 +44,6 @@ octets encode_multiple_components_profile(const component_list& components);
 // What we put in a profile for one of our own objects: version 1.2 (components only from 1.1),
 // TAG_ORB_TYPE with our ORB type and TAG_CODE_SETS with switchyard_code_sets().
 component_list switchyard_components(giop_version version = {});
-iiop_profile make_iiop_profile(std::string host, std::uint16_t port, octets object_key,
-                               giop_version version = {});
+iiop_profile make_iiop_profile(std::string host, std::uint16_t port, octets object_key, giop_version version = {});
 
 }  // namespace switchyard::iop

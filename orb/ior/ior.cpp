@@ -73,8 +73,7 @@ ior read_ior(cdr::input_stream& in) {
   ior reference;
   reference.order = in.order();
   reference.type_id = detail::with_context("IOR type id", [&] { return in.read_string(); });
-  std::uint32_t count =
-      detail::with_context("IOR profile count", [&] { return in.read_length(min_profile_size); });
+  std::uint32_t count = detail::with_context("IOR profile count", [&] { return in.read_length(min_profile_size); });
   reference.profiles.resize(count);
   for (std::uint32_t i = 0; i < count; ++i) {
     auto& profile = reference.profiles[i];
@@ -142,8 +141,7 @@ ior parse_ior_string(std::string_view text) {
   }
   if (digits == 0) detail::throw_bad_ior("stringified IOR has no hex digits after 'IOR:'");
   if (high >= 0)
-    detail::throw_bad_ior("stringified IOR has an odd number of hex digits (" +
-                          std::to_string(digits) + ")");
+    detail::throw_bad_ior("stringified IOR has an odd number of hex digits (" + std::to_string(digits) + ")");
   return decode_ior_encapsulation(bytes);
 }
 

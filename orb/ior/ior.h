@@ -25,9 +25,7 @@ struct ior {
   // The nil reference: no type id and no profiles.
   bool is_nil() const noexcept { return type_id.empty() && profiles.empty(); }
   // Equal type ids and profiles (the byte order is not part of the value).
-  friend bool operator==(const ior& a, const ior& b) {
-    return a.type_id == b.type_id && a.profiles == b.profiles;
-  }
+  friend bool operator==(const ior& a, const ior& b) { return a.type_id == b.type_id && a.profiles == b.profiles; }
 };
 
 // Parses "IOR:" + hex digits of a CDR encapsulation holding an IOR. The prefix and the hex digits

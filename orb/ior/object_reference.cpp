@@ -27,8 +27,7 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) n
 bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 [[noreturn]] void throw_bad_url(std::string detail) {
-  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_url, CompletionStatus::no,
-                        std::move(detail));
+  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::bad_url, CompletionStatus::no, std::move(detail));
 }
 
 }  // namespace
@@ -83,8 +82,8 @@ std::vector<invocation_target> targets_of(const ior& reference) {
   return targets;
 }
 
-ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints,
-                   std::span<const std::byte> object_key, const local_ior_options& options) {
+ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints, std::span<const std::byte> object_key,
+                   const local_ior_options& options) {
   if (endpoints.empty()) detail::throw_bad_ior_value("an IOR needs at least one endpoint");
   if (options.version.major != 1 || options.version.minor > 2)
     detail::throw_bad_ior_value("IIOP version must be 1.0, 1.1 or 1.2");
@@ -124,8 +123,7 @@ ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints
 }
 
 ior ior_from_corbaloc(const corbaloc& location, giop_version default_version) {
-  if (location.is_rir)
-    throw_bad_url("corbaloc:rir: names an initial reference, resolved by the ORB, not an address");
+  if (location.is_rir) throw_bad_url("corbaloc:rir: names an initial reference, resolved by the ORB, not an address");
   ior reference;
   for (const auto& address : location.addresses) {
     iiop_profile profile;
@@ -146,10 +144,8 @@ object_string parse_object_string(std::string_view text) {
     result.reference = parse_ior_string(trimmed);
   } else if (starts_with_ignoring_case(trimmed, "corbaloc:")) {
     corbaloc location = parse_corbaloc(trimmed);
-    if (location.is_rir)
-      result.initial_reference = location.rir_name();
-    else
-      result.reference = ior_from_corbaloc(location);
+    if (location.is_rir) result.initial_reference = location.rir_name();
+    else result.reference = ior_from_corbaloc(location);
   } else {
     std::string shown(trimmed.substr(0, 16));
     throw_bad_url("object string \"" + shown + (trimmed.size() > 16 ? "...\"" : "\"") +

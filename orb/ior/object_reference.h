@@ -76,8 +76,8 @@ struct local_ior_options {
 // 1.0 and 1.1 each iiop endpoint gets a profile of its own.
 // Each uiop endpoint gets a UIOP profile. Profiles follow the order of the endpoints.
 // Components (1.1+): TAG_ORB_TYPE, TAG_CODE_SETS (switchyard_code_sets()).
-ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints,
-                   std::span<const std::byte> object_key, const local_ior_options& options = {});
+ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints, std::span<const std::byte> object_key,
+                   const local_ior_options& options = {});
 
 // An IOR that reaches an object named by a corbaloc URL (iiop addresses only): no type id, one
 // IIOP profile per address, with the URL's version or `default_version`. Raises BAD_PARAM

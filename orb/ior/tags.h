@@ -36,7 +36,7 @@ inline constexpr std::uint32_t orb_type_switchyard = 0x53590000u;
 // Code set ids (OSF registry, as CONV_FRAME uses them).
 inline constexpr std::uint32_t codeset_iso_8859_1 = 0x00010001u;
 inline constexpr std::uint32_t codeset_utf_8 = 0x05010001u;
-inline constexpr std::uint32_t codeset_ucs_2 = 0x00010100u;   // UCS-2 level 1
+inline constexpr std::uint32_t codeset_ucs_2 = 0x00010100u;  // UCS-2 level 1
 inline constexpr std::uint32_t codeset_utf_16 = 0x00010109u;
 
 // "TAG_INTERNET_IOP", or "tag 0x12345678" for one we do not know.

@@ -28,9 +28,7 @@ octets encode_uiop_profile(const uiop_profile& profile) {
   return detail::finish_encapsulation_body(out);
 }
 
-tagged_profile to_tagged_profile(const uiop_profile& profile) {
-  return {tag_uiop, encode_uiop_profile(profile)};
-}
+tagged_profile to_tagged_profile(const uiop_profile& profile) { return {tag_uiop, encode_uiop_profile(profile)}; }
 
 uiop_profile make_uiop_profile(std::string path, octets object_key, giop_version version) {
   return {version, std::move(path), std::move(object_key), switchyard_components(version)};

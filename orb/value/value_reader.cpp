@@ -41,8 +41,7 @@ value_ref<value_base> reader::read(std::string_view expected_id) {
       fail(minor::bad_value, "value tag " + hex(tag) + " inside a chunk");
     }
     // Between chunks: a nested value, or the next chunk.
-    if (ended_to_ != 0 && ended_to_ <= chunk_depth_)
-      fail(minor::bad_value, "a member value after its value's end tag");
+    if (ended_to_ != 0 && ended_to_ <= chunk_depth_) fail(minor::bad_value, "a member value after its value's end tag");
     restore_end();
     std::int32_t next = peek_long();
     if (next > 0 && next < first_value_tag) {
@@ -78,8 +77,7 @@ value_ref<value_base> reader::read_indirection() {
   auto found = target >= 0 ? values_.find(static_cast<std::size_t>(target)) : values_.end();
   if (found == values_.end())
     fail(minor::bad_value, "value indirection offset " + std::to_string(offset) + " points where no value begins");
-  if (!found->second)
-    fail(minor::bad_value, "value indirection to a value of unknown type (it was skipped)");
+  if (!found->second) fail(minor::bad_value, "value indirection to a value of unknown type (it was skipped)");
   return found->second;
 }
 
@@ -94,8 +92,8 @@ std::string_view reader::read_repository_id() {
     std::int64_t target = static_cast<std::int64_t>(here) + offset;
     auto found = offset < 0 && target >= 0 ? ids_.find(static_cast<std::size_t>(target)) : ids_.end();
     if (found == ids_.end())
-      fail(minor::bad_value, "repository id indirection offset " + std::to_string(offset) +
-                                 " points where no repository id begins");
+      fail(minor::bad_value,
+           "repository id indirection offset " + std::to_string(offset) + " points where no repository id begins");
     return found->second;
   }
   std::string_view id = in_.read_string_view();
@@ -130,8 +128,8 @@ value_ref<value_base> reader::read_body(std::uint32_t tag, std::size_t tag_posit
         std::int64_t target = static_cast<std::int64_t>(here) + offset;
         auto found = offset < 0 && target >= 0 ? id_lists_.find(static_cast<std::size_t>(target)) : id_lists_.end();
         if (found == id_lists_.end())
-          fail(minor::bad_value, "repository id list indirection offset " + std::to_string(offset) +
-                                     " points where no list begins");
+          fail(minor::bad_value,
+               "repository id list indirection offset " + std::to_string(offset) + " points where no list begins");
         ids = found->second;
         break;
       }
@@ -175,8 +173,9 @@ value_ref<value_base> reader::read_body(std::uint32_t tag, std::size_t tag_posit
   if (chosen > 0 && !chunked)
     fail(minor::bad_value, "a value truncated to " + std::string(ids[chosen]) + " is not chunked");
   value_ref<value_base> value = factory->create_for_unmarshal();
-  if (!value) fail(minor::no_value_factory, "the value factory for " + std::string(ids.empty() ? expected_id : ids[chosen]) +
-                                                " made no value");
+  if (!value)
+    fail(minor::no_value_factory,
+         "the value factory for " + std::string(ids.empty() ? expected_id : ids[chosen]) + " made no value");
   values_.emplace(tag_position, value);  // before its state: a cycle back to it resolves
   made_.push_back(value);
   ++depth_;
@@ -234,7 +233,8 @@ void reader::finish_chunked(int level) {
     if (next < 0) {
       std::int64_t closes = -static_cast<std::int64_t>(next);
       if (closes > level)
-        fail(minor::bad_value, "end tag " + std::to_string(next) + " inside a value at chunk depth " + std::to_string(level));
+        fail(minor::bad_value,
+             "end tag " + std::to_string(next) + " inside a value at chunk depth " + std::to_string(level));
       if (closes < level) ended_to_ = static_cast<int>(closes);  // ends the enclosing values too
       return;
     }

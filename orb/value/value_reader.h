@@ -53,7 +53,7 @@ class reader {
   cdr::input_stream& in_;
   std::size_t real_end_;
   std::unordered_map<std::size_t, value_ref<value_base>> values_;  // tag position -> value (null: skipped)
-  std::unordered_map<std::size_t, std::string_view> ids_;           // length position -> id (views into the buffer)
+  std::unordered_map<std::size_t, std::string_view> ids_;          // length position -> id (views into the buffer)
   std::unordered_map<std::size_t, std::vector<std::string_view>> id_lists_;  // count position -> ids
   std::vector<value_ref<value_base>> made_;
   int depth_ = 0;

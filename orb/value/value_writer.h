@@ -42,8 +42,8 @@ class writer {
   cdr::output_stream& out_;
   std::unordered_map<const value_base*, std::size_t> values_;  // value -> position of its tag
   std::unordered_map<std::string_view, std::size_t> ids_;      // id -> position of its length
-  int depth_ = 0;           // values being written, nested
-  int chunk_depth_ = 0;     // chunked values being written, nested (the end tags' depth)
+  int depth_ = 0;                                              // values being written, nested
+  int chunk_depth_ = 0;  // chunked values being written, nested (the end tags' depth)
   bool chunk_open_ = false;
   std::size_t chunk_length_offset_ = 0;  // offset into data() of the open chunk's length
   std::size_t chunk_start_ = 0;          // position of its first octet

@@ -89,8 +89,7 @@ std::string_view hint_of(const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("adapter: object keys and operations reach their servant and skeleton under every strategy",
-          "[adapter]") {
+TEST_CASE("adapter: object keys and operations reach their servant and skeleton under every strategy", "[adapter]") {
   for (auto servant_demux : strategies(compiled_servant_demux)) {
     for (auto operation_demux : strategies(compiled_operation_demux)) {
       INFO("servant demux " << demux::to_string(servant_demux) << ", operation demux "
@@ -100,8 +99,9 @@ TEST_CASE("adapter: object keys and operations reach their servant and skeleton 
       REQUIRE(f.root.operation_demux() == operation_demux);
       std::vector<std::string> ids;
       for (int i = 0; i < 200; ++i) {
-        ids.push_back(i % 3 == 0 ? "user/" + std::to_string(i) : i % 3 == 1 ? std::string(1, static_cast<char>(i))
-                                                                           : "an id longer than sixteen bytes " + std::to_string(i));
+        ids.push_back(i % 3 == 0   ? "user/" + std::to_string(i)
+                      : i % 3 == 1 ? std::string(1, static_cast<char>(i))
+                                   : "an id longer than sixteen bytes " + std::to_string(i));
         f.activate(ids.back(), i);
       }
       auto system = std::make_shared<test_servant>(1000);
@@ -153,8 +153,7 @@ TEST_CASE("adapter: object keys and operations reach their servant and skeleton 
   }
 }
 
-TEST_CASE("adapter: deactivated objects are gone, reactivated ones found again by their old keys",
-          "[adapter]") {
+TEST_CASE("adapter: deactivated objects are gone, reactivated ones found again by their old keys", "[adapter]") {
   for (auto servant_demux : strategies(compiled_servant_demux)) {
     INFO("servant demux " << demux::to_string(servant_demux));
     fixture f(servant_demux, demux_strategy::linear);

@@ -147,7 +147,7 @@ TEST_CASE("a child adapter takes its table by policy; other strategies ignore it
   perfect_policies.object_ids = &test::listed_ids_table;
   auto& fast = server.orb->root_adapter().create_child("fast", perfect_policies);
   CHECK(fast.object_ids() == &test::listed_ids_table);
-  CHECK(server.orb->root_adapter().object_ids() == nullptr);  // not inherited upwards
+  CHECK(server.orb->root_adapter().object_ids() == nullptr);       // not inherited upwards
   CHECK(fast.create_child("grandchild").object_ids() == nullptr);  // nor downwards
 
   adapter_policies linear_policies = perfect_policies;
@@ -156,7 +156,8 @@ TEST_CASE("a child adapter takes its table by policy; other strategies ignore it
 
   auto fast_url = server.orb->object_to_url(fast.activate_with_id("obj_3", std::make_shared<numbered_probe>(3)));
   auto plain_url = server.orb->object_to_url(plain.activate_with_id("obj_3", std::make_shared<numbered_probe>(33)));
-  auto unlisted_url = server.orb->object_to_url(plain.activate_with_id("not listed", std::make_shared<numbered_probe>(34)));
+  auto unlisted_url =
+      server.orb->object_to_url(plain.activate_with_id("not listed", std::make_shared<numbered_probe>(34)));
   server.start();
   auto client = orb_init({});
   CHECK(hand::probe_stub(client->string_to_object(fast_url)).echo_long(0) == 3000);
@@ -178,7 +179,9 @@ TEST_CASE("a table is given to an empty adapter only, and must be consistent", "
 
   // key_at and index_of of different lists: refused, where the strategy uses the table.
   object_id_table mixed = test::listed_ids_table;
-  mixed.key_at = [](std::size_t i) noexcept -> std::string_view { return i == 0 ? "obj_1" : test::listed_ids::key_at(i); };
+  mixed.key_at = [](std::size_t i) noexcept -> std::string_view {
+    return i == 0 ? "obj_1" : test::listed_ids::key_at(i);
+  };
   object_id_table no_functions;
   no_functions.key_count = 3;
   adapter_policies policies;

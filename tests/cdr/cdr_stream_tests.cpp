@@ -34,23 +34,21 @@ std::uint32_t marshal_minor_of(const std::function<void()>& f) {
   return 0;
 }
 
-input_stream reader(const std::vector<std::byte>& bytes, byte_order order) {
-  return input_stream(bytes, order);
-}
+input_stream reader(const std::vector<std::byte>& bytes, byte_order order) { return input_stream(bytes, order); }
 
 }  // namespace
 
 TEST_CASE("primitives are written in native order, each aligned to its size", "[cdr]") {
   output_stream out;
   out.write_octet(0x01);
-  out.write_short(0x0203);        // pad 1
-  out.write_long(0x04050607);     // no pad (offset 4)
-  out.write_boolean(true);        // offset 8
+  out.write_short(0x0203);                 // pad 1
+  out.write_long(0x04050607);              // no pad (offset 4)
+  out.write_boolean(true);                 // offset 8
   out.write_longlong(0x08090a0b0c0d0e0f);  // pad 7 to 16
   out.write_char('A');
-  out.write_ushort(0xfffe);       // pad 1
-  out.write_float(1.0f);          // offset 20
-  out.write_double(-2.0);         // offset 24
+  out.write_ushort(0xfffe);  // pad 1
+  out.write_float(1.0f);     // offset 20
+  out.write_double(-2.0);    // offset 24
   CHECK(to_hex(out.bytes()) ==
         "01 00 03 02 07 06 05 04 01 00 00 00 00 00 00 00 "
         "0f 0e 0d 0c 0b 0a 09 08 41 00 fe ff 00 00 80 3f "
@@ -113,8 +111,7 @@ TEST_CASE("long double is IEEE binary128 aligned to 8", "[cdr]") {
   out.write_octet(0);
   out.write_longdouble(1.0L);
   // 1.0 in binary128: sign 0, exponent 0x3fff, fraction 0; little-endian.
-  CHECK(to_hex(out.bytes()) ==
-        "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 ff 3f");
+  CHECK(to_hex(out.bytes()) == "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 ff 3f");
   auto big = from_hex("3f ff 00 00 00 00 00 00 00 00 00 00 00 00 00 00");
   CHECK(reader(big, byte_order::big_endian).read_longdouble() == 1.0L);
 }
@@ -187,8 +184,7 @@ TEST_CASE("arrays and sequences of primitives are one block", "[cdr]") {
   output_stream out;
   out.write_octet(9);
   out.write_sequence(longs.data(), longs.size());
-  CHECK(to_hex(out.bytes()) ==
-        "09 00 00 00 03 00 00 00 01 00 00 00 ff ff ff ff 04 03 02 01");
+  CHECK(to_hex(out.bytes()) == "09 00 00 00 03 00 00 00 01 00 00 00 ff ff ff ff 04 03 02 01");
 
   auto big = from_hex("00 00 00 03 00 00 00 01 ff ff ff ff 01 02 03 04");
   std::vector<std::int32_t> back;
@@ -256,11 +252,9 @@ TEST_CASE("encapsulations carry their own byte order and alignment origin", "[cd
 
 TEST_CASE("reads past the end raise MARSHAL read_past_end", "[cdr][errors]") {
   auto three = from_hex("01 02 03");
-  CHECK(marshal_minor_of([&] { reader(three, byte_order::little_endian).read_ulong(); }) ==
-        minor::read_past_end);
+  CHECK(marshal_minor_of([&] { reader(three, byte_order::little_endian).read_ulong(); }) == minor::read_past_end);
   auto empty = std::vector<std::byte>{};
-  CHECK(marshal_minor_of([&] { reader(empty, byte_order::little_endian).read_octet(); }) ==
-        minor::read_past_end);
+  CHECK(marshal_minor_of([&] { reader(empty, byte_order::little_endian).read_octet(); }) == minor::read_past_end);
   // Padding runs off the end: the following read fails, nothing is read beyond.
   auto five = from_hex("01 02 03 04 05");
   auto in = reader(five, byte_order::little_endian);
@@ -298,30 +292,25 @@ TEST_CASE("the maximum length is configurable", "[cdr][errors]") {
 
 TEST_CASE("malformed values raise MARSHAL with their minor code", "[cdr][errors]") {
   auto bad_bool = from_hex("02");
-  CHECK(marshal_minor_of([&] { reader(bad_bool, byte_order::little_endian).read_boolean(); }) ==
-        minor::bad_boolean);
+  CHECK(marshal_minor_of([&] { reader(bad_bool, byte_order::little_endian).read_boolean(); }) == minor::bad_boolean);
   auto no_nul = from_hex("03 00 00 00 61 62 63");
   CHECK(marshal_minor_of([&] { reader(no_nul, byte_order::little_endian).read_string(); }) ==
         minor::string_not_terminated);
   auto odd_wstring = from_hex("03 00 00 00 61 00 62");
-  CHECK(marshal_minor_of([&] {
-          input_stream(odd_wstring, byte_order::little_endian, 0, 2).read_wstring();
-        }) == minor::bad_wstring);
+  CHECK(marshal_minor_of([&] { input_stream(odd_wstring, byte_order::little_endian, 0, 2).read_wstring(); }) ==
+        minor::bad_wstring);
   auto wide_wchar = from_hex("04 00 00 00 00");
-  CHECK(marshal_minor_of([&] {
-          input_stream(wide_wchar, byte_order::little_endian, 0, 2).read_wchar();
-        }) == minor::bad_wstring);
+  CHECK(marshal_minor_of([&] { input_stream(wide_wchar, byte_order::little_endian, 0, 2).read_wchar(); }) ==
+        minor::bad_wstring);
   auto bad_order = from_hex("02 00 00 00 07 00");
   CHECK(marshal_minor_of([&] { reader(bad_order, byte_order::little_endian).read_encapsulation(); }) ==
         minor::bad_byte_order);
   auto empty_encapsulation = from_hex("00 00 00 00");
-  CHECK(marshal_minor_of([&] {
-          reader(empty_encapsulation, byte_order::little_endian).read_encapsulation();
-        }) == minor::bad_byte_order);
+  CHECK(marshal_minor_of([&] { reader(empty_encapsulation, byte_order::little_endian).read_encapsulation(); }) ==
+        minor::bad_byte_order);
   auto encapsulation_too_long = from_hex("09 00 00 00 01 00");
-  CHECK(marshal_minor_of([&] {
-          reader(encapsulation_too_long, byte_order::little_endian).read_encapsulation();
-        }) == minor::length_too_large);
+  CHECK(marshal_minor_of([&] { reader(encapsulation_too_long, byte_order::little_endian).read_encapsulation(); }) ==
+        minor::length_too_large);
 }
 
 TEST_CASE("an encapsulation cannot read beyond its own length", "[cdr][errors]") {

@@ -23,9 +23,9 @@ void* operator new(std::size_t size) {
 void* operator new[](std::size_t size) { return operator new(size); }
 void* operator new(std::size_t size, std::align_val_t alignment) {
   allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::aligned_alloc(static_cast<std::size_t>(alignment),
-                                   (size + static_cast<std::size_t>(alignment) - 1) &
-                                       ~(static_cast<std::size_t>(alignment) - 1)))
+  if (void* p =
+          std::aligned_alloc(static_cast<std::size_t>(alignment), (size + static_cast<std::size_t>(alignment) - 1) &
+                                                                      ~(static_cast<std::size_t>(alignment) - 1)))
     return p;
   throw std::bad_alloc();
 }
@@ -45,10 +45,10 @@ TEST_CASE("small requests allocate nothing once warmed up", "[core][allocation]"
   // adaptive past its dedicated threads (an event loop serves inline), reactive, thread per
   // connection, and the worker pool (a loop frames, a worker serves and replies).
   auto model = GENERATE(values<std::vector<std::string>>({{},
-                                                         {"-ORBDedicatedThreads", "0"},
-                                                         {"-ORBConcurrency", "reactive"},
-                                                         {"-ORBConcurrency", "thread-per-connection"},
-                                                         {"-ORBThreads", "2"}}));
+                                                          {"-ORBDedicatedThreads", "0"},
+                                                          {"-ORBConcurrency", "reactive"},
+                                                          {"-ORBConcurrency", "thread-per-connection"},
+                                                          {"-ORBThreads", "2"}}));
   std::vector<std::string> options{"-ORBServantDemux", strategy, "-ORBOperationDemux", strategy};
   options.insert(options.end(), model.begin(), model.end());
   test::serving_orb server(options);
@@ -73,8 +73,8 @@ TEST_CASE("small requests allocate nothing once warmed up", "[core][allocation]"
   batch(1000);
   long during = allocations.load() - before;
   INFO("allocations during 3000 requests with " << strategy << " demultiplexing, model options '"
-                                                   << (model.empty() ? "(defaults)" : model[0] + " " + model[1])
-                                                   << "': " << during);
+                                                << (model.empty() ? "(defaults)" : model[0] + " " + model[1])
+                                                << "': " << during);
   CHECK(during == 0);
   CHECK(ttcp->oneway >= 1000);
 }

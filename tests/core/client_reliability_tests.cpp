@@ -317,7 +317,8 @@ TEST_CASE("CloseConnection with several requests outstanding: each is sent again
   auto reference = client->string_to_object(server.corbaloc("Probe"));
   std::vector<std::future<std::int32_t>> calls;
   for (int i = 0; i < callers; ++i)
-    calls.push_back(std::async(std::launch::async, [reference, i] { return hand::probe_stub(reference).echo_long(100 + i); }));
+    calls.push_back(
+        std::async(std::launch::async, [reference, i] { return hand::probe_stub(reference).echo_long(100 + i); }));
   for (int i = 0; i < callers; ++i) CHECK(within_patience(calls[i]) == 100 + i);
   CHECK(server.requests_on(0) == callers);
   CHECK(server.requests() == 2 * callers);
@@ -361,7 +362,8 @@ TEST_CASE("MessageError from the server: COMM_FAILURE MAYBE, and the next call c
   server.stop();
 }
 
-TEST_CASE("a server that never reads: a 16 MiB call raises TIMEOUT and the connection is dropped", "[core][reliability]") {
+TEST_CASE("a server that never reads: a 16 MiB call raises TIMEOUT and the connection is dropped",
+          "[core][reliability]") {
   fake_server server([](fake_server& s, int fd, int) {
     s.wait_until_stopped();
     end_connection(fd, ending::close);
@@ -373,7 +375,8 @@ TEST_CASE("a server that never reads: a 16 MiB call raises TIMEOUT and the conne
   const std::vector<std::uint8_t> large(16 << 20, 0x5a);
 
   SECTION("two-way") {
-    auto e = bounded([&] { return system_exception_of([&] { hand::ttcp_sequence_stub(reference).sendOctetSeq_2way(large); }); });
+    auto e = bounded(
+        [&] { return system_exception_of([&] { hand::ttcp_sequence_stub(reference).sendOctetSeq_2way(large); }); });
     CHECK(e.kind() == SystemExceptionKind::TIMEOUT);
     CHECK(e.completed() == CompletionStatus::no);  // part of it went out: never a whole message
   }

@@ -119,9 +119,9 @@ class probe_skeleton : public switchyard::servant {
  public:
   virtual std::int32_t echo_long(std::int32_t v) = 0;
   virtual std::string echo_string(const std::string& v) = 0;
-  virtual void raise_system() = 0;      // a servant that throws a CORBA system exception
-  virtual void raise_standard() = 0;    // a servant that throws std::runtime_error
-  virtual void wait_for_release() = 0;  // blocks until the test releases it
+  virtual void raise_system() = 0;                 // a servant that throws a CORBA system exception
+  virtual void raise_standard() = 0;               // a servant that throws std::runtime_error
+  virtual void wait_for_release() = 0;             // blocks until the test releases it
   virtual void raise_user(std::int32_t code) = 0;  // raises probe::refused when code != 0
 
   const switchyard::interface_info& _interface() const noexcept override { return info; }

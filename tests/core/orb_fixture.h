@@ -21,8 +21,7 @@ namespace test {
 // start() until the fixture goes.
 class serving_orb {
  public:
-  explicit serving_orb(std::vector<std::string> args = {},
-                       std::string endpoint = "iiop://127.0.0.1:0") {
+  explicit serving_orb(std::vector<std::string> args = {}, std::string endpoint = "iiop://127.0.0.1:0") {
     args.push_back("-ORBListenEndpoints");
     args.push_back(std::move(endpoint));
     orb = switchyard::orb_init(std::move(args));

@@ -21,9 +21,18 @@ TEST_CASE("without -ORB options: active demultiplexing, reactive, GIOP 1.2", "[o
 }
 
 TEST_CASE("known -ORB options are consumed and the rest kept in order", "[options]") {
-  std::vector<std::string> storage{"prog", "--out", "x", "-ORBServantDemux", "linear", "2",
-                                   "-ORBThreads", "2", "-ORBInstrument", "-ORBInitRef",
-                                   "NameService=corbaloc::127.0.0.1:2809/NameService", "last"};
+  std::vector<std::string> storage{"prog",
+                                   "--out",
+                                   "x",
+                                   "-ORBServantDemux",
+                                   "linear",
+                                   "2",
+                                   "-ORBThreads",
+                                   "2",
+                                   "-ORBInstrument",
+                                   "-ORBInitRef",
+                                   "NameService=corbaloc::127.0.0.1:2809/NameService",
+                                   "last"};
   std::vector<char*> argv;
   for (auto& s : storage) argv.push_back(s.data());
   argv.push_back(nullptr);
@@ -44,16 +53,26 @@ TEST_CASE("known -ORB options are consumed and the rest kept in order", "[option
 }
 
 TEST_CASE("every option parses its value", "[options]") {
-  std::vector<std::string> args{"-ORBListenEndpoints", "iiop://127.0.0.1:0;uiop:///tmp/x",
-                                "-ORBOperationDemux", "active", "-ORBSendBufferSize", "65536",
-                                "-ORBRecvBufferSize", "8192", "-ORBCallTimeout", "250",
-                                "-ORBConnectTimeout", "100", "-ORBConcurrency", "reactive",
-                                "-ORBGIOPVersion", "1.0", "-ORBMaxMessageSize", "100000",
-                                "-ORBDefaultInitRef", "corbaloc::h:1", "-ORBInstrument", "0",
-                                "-ORBInstrumentFile", "/tmp/probes.csv", "-ORBDedicatedThreads", "3",
-                                "-ORBEventLoops", "2", "-ORBMaxConnections", "50",
-                                "-ORBMaxBufferedBytes", "1048576", "-ORBMaxQueuedRequests", "10",
-                                "-ORBSendTimeout", "1500", "-ORBIdleTimeout", "0", "-ORBMessageTimeout", "700"};
+  std::vector<std::string> args{"-ORBListenEndpoints",   "iiop://127.0.0.1:0;uiop:///tmp/x",
+                                "-ORBOperationDemux",    "active",
+                                "-ORBSendBufferSize",    "65536",
+                                "-ORBRecvBufferSize",    "8192",
+                                "-ORBCallTimeout",       "250",
+                                "-ORBConnectTimeout",    "100",
+                                "-ORBConcurrency",       "reactive",
+                                "-ORBGIOPVersion",       "1.0",
+                                "-ORBMaxMessageSize",    "100000",
+                                "-ORBDefaultInitRef",    "corbaloc::h:1",
+                                "-ORBInstrument",        "0",
+                                "-ORBInstrumentFile",    "/tmp/probes.csv",
+                                "-ORBDedicatedThreads",  "3",
+                                "-ORBEventLoops",        "2",
+                                "-ORBMaxConnections",    "50",
+                                "-ORBMaxBufferedBytes",  "1048576",
+                                "-ORBMaxQueuedRequests", "10",
+                                "-ORBSendTimeout",       "1500",
+                                "-ORBIdleTimeout",       "0",
+                                "-ORBMessageTimeout",    "700"};
   auto options = parse_orb_options(args);
   CHECK(args.empty());
   CHECK(options.listen_endpoints == std::vector<std::string>{"iiop://127.0.0.1:0", "uiop:///tmp/x"});
@@ -93,10 +112,10 @@ std::string bad_option_message(std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("an unknown or malformed -ORB option is an error that names it", "[options][errors]") {
-  CHECK_THAT(bad_option_message({"-ORBFrobnicate", "1"}),
-             Catch::Contains("-ORBFrobnicate: unknown -ORB option"));
+  CHECK_THAT(bad_option_message({"-ORBFrobnicate", "1"}), Catch::Contains("-ORBFrobnicate: unknown -ORB option"));
   CHECK_THAT(bad_option_message({"-ORBServantDemux", "quick"}),
-             Catch::Contains("-ORBServantDemux: expected linear, binary, dynamic, perfect, perfect-fast or active, got 'quick'"));
+             Catch::Contains(
+                 "-ORBServantDemux: expected linear, binary, dynamic, perfect, perfect-fast or active, got 'quick'"));
   CHECK_THAT(bad_option_message({"-ORBThreads", "many"}), Catch::Contains("-ORBThreads: expected a whole number"));
   CHECK_THAT(bad_option_message({"-ORBThreads"}), Catch::Contains("-ORBThreads: needs a value"));
   CHECK_THAT(bad_option_message({"-ORBCallTimeout", "-ORBThreads"}), Catch::Contains("needs a value"));

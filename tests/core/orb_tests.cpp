@@ -34,8 +34,8 @@ TEST_CASE("ttcp_sequence calls arrive intact under every pair of strategies", "[
                                 demux_strategy::perfect, demux_strategy::perfect_fast, demux_strategy::active);
   auto operation_demux = GENERATE(demux_strategy::linear, demux_strategy::binary, demux_strategy::dynamic,
                                   demux_strategy::perfect, demux_strategy::perfect_fast, demux_strategy::active);
-  serving_orb server({"-ORBServantDemux", strategy_name(servant_demux), "-ORBOperationDemux",
-                      strategy_name(operation_demux)});
+  serving_orb server(
+      {"-ORBServantDemux", strategy_name(servant_demux), "-ORBOperationDemux", strategy_name(operation_demux)});
   std::vector<std::shared_ptr<test::recording_ttcp>> servants;
   std::vector<std::string> iors;
   for (int i = 0; i < 20; ++i) {
@@ -154,7 +154,8 @@ TEST_CASE("one connection per endpoint, shared by every reference", "[core]") {
   serving_orb server;
   std::vector<std::string> iors;
   for (int i = 0; i < 5; ++i)
-    iors.push_back(server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::recording_ttcp>())));
+    iors.push_back(
+        server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::recording_ttcp>())));
   server.start();
   auto client = client_orb();
   for (const auto& ior : iors) hand::ttcp_sequence_stub(client->string_to_object(ior)).sendNoParams_2way();
@@ -230,9 +231,18 @@ TEST_CASE("a servant's forward_request sends the client elsewhere (LOCATION_FORW
   struct forwarding final : hand::ttcp_sequence_skeleton {
     object_ref to;
     std::atomic<int> calls{0};  // written by the server's thread (TSan cannot see the socket order)
-    void sendStructSeq_2way(const std::vector<hand::BinStruct>&) override { ++calls; throw forward_request(to); }
-    void sendOctetSeq_2way(const std::vector<std::uint8_t>&) override { ++calls; throw forward_request(to); }
-    void sendNoParams_2way() override { ++calls; throw forward_request(to); }
+    void sendStructSeq_2way(const std::vector<hand::BinStruct>&) override {
+      ++calls;
+      throw forward_request(to);
+    }
+    void sendOctetSeq_2way(const std::vector<std::uint8_t>&) override {
+      ++calls;
+      throw forward_request(to);
+    }
+    void sendNoParams_2way() override {
+      ++calls;
+      throw forward_request(to);
+    }
     void sendNoParams_1way() override {}
   };
   auto forwarder = std::make_shared<forwarding>();
@@ -267,8 +277,8 @@ TEST_CASE("corbaloc URLs, plain keys and initial references", "[core]") {
   auto url_of_ref = server.orb->object_to_url(ref);
   server.start();
 
-  auto client = client_orb({"-ORBInitRef", "Probe=corbaloc::127.0.0.1:" + port + "/Probe",
-                            "-ORBDefaultInitRef", "corbaloc::127.0.0.1:" + port});
+  auto client = client_orb({"-ORBInitRef", "Probe=corbaloc::127.0.0.1:" + port + "/Probe", "-ORBDefaultInitRef",
+                            "corbaloc::127.0.0.1:" + port});
   CHECK(hand::probe_stub(client->string_to_object("corbaloc::127.0.0.1:" + port + "/Probe")).echo_long(1) == 1);
   CHECK(hand::probe_stub(client->string_to_object(url_of_ref)).echo_long(2) == 2);
   CHECK(hand::probe_stub(client->resolve_initial_references("Probe")).echo_long(3) == 3);
@@ -328,8 +338,8 @@ TEST_CASE("an ORB made with an unknown -ORB option fails and names it", "[core][
 TEST_CASE("-ORBInstrument profiles every layer of the request path", "[core][instrument]") {
   // Reactive: an event loop times the read apart from the wait for it (a dedicated thread's
   // blocking receive is mostly waiting, so that model leaves `read` out).
-  serving_orb server({"-ORBInstrument", "-ORBServantDemux", "active", "-ORBOperationDemux", "perfect",
-                      "-ORBConcurrency", "reactive"});
+  serving_orb server(
+      {"-ORBInstrument", "-ORBServantDemux", "active", "-ORBOperationDemux", "perfect", "-ORBConcurrency", "reactive"});
   auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::test_probe>()));
   server.start();
   auto client = client_orb();
@@ -344,8 +354,7 @@ TEST_CASE("-ORBInstrument profiles every layer of the request path", "[core][ins
     CHECK_THAT(profile.str(), Catch::Contains("not compiled in"));
     return;
   }
-  auto rows = instrument::make_rows(
-      server.orb->impl().probe_snapshot(), 1.0);
+  auto rows = instrument::make_rows(server.orb->impl().probe_snapshot(), 1.0);
   auto calls = [&](instrument::layer l, instrument::strategy s) {
     for (const auto& row : rows)
       if (row.row_layer == l && row.row_strategy == s) return row.calls;

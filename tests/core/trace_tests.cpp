@@ -91,7 +91,9 @@ TEST_CASE("-ORBTrace 1 traces connections only; 3 adds the octets; 0 nothing", "
 }
 
 TEST_CASE("-ORBTraceFile that cannot be opened, and a level out of range, are BAD_PARAM", "[core][trace][errors]") {
-  auto e = test::system_exception_of([] { orb_init({"-ORBTrace", "1", "-ORBTraceFile", "/nonexistent-dir/trace.txt"}); });
+  auto e = test::system_exception_of([] {
+    orb_init({"-ORBTrace", "1", "-ORBTraceFile", "/nonexistent-dir/trace.txt"});
+  });
   CHECK(e.kind() == SystemExceptionKind::BAD_PARAM);
   CHECK_THAT(std::string(e.what()), Catch::Contains("/nonexistent-dir/trace.txt"));
   auto range = test::system_exception_of([] { orb_init({"-ORBTrace", "4"}); });

@@ -135,8 +135,8 @@ struct bulk_servant final : servant {
 
   static constexpr std::string_view ids[] = {"IDL:test/bulk:1.0"};
   static constexpr operation_info operations[] = {
-      {"echo_octets", &echo_octets},   {"echo_doubles", &echo_doubles},   {"echo_structs", &echo_structs},
-      {"take_octets", &take_octets},   {"echo_long", &echo_long},         {"oneway_totals", &oneway_totals},
+      {"echo_octets", &echo_octets}, {"echo_doubles", &echo_doubles}, {"echo_structs", &echo_structs},
+      {"take_octets", &take_octets}, {"echo_long", &echo_long},       {"oneway_totals", &oneway_totals},
       {"many_blocks", &many_blocks},
   };
   static constexpr interface_info info{ids[0], ids, operations, nullptr};
@@ -274,8 +274,8 @@ TEST_CASE("large arguments sent without a copy arrive intact in every GIOP versi
   auto client = orb_init({"-ORBGIOPVersion", version});
   bulk_stub stub{client->string_to_object(ior)};
 
-  for (std::size_t n : {std::size_t{0}, std::size_t{100}, std::size_t{8191}, std::size_t{8192},
-                        std::size_t{24 * 1024}, std::size_t{64 * 1024}, std::size_t{1 << 20}}) {
+  for (std::size_t n : {std::size_t{0}, std::size_t{100}, std::size_t{8191}, std::size_t{8192}, std::size_t{24 * 1024},
+                        std::size_t{64 * 1024}, std::size_t{1 << 20}}) {
     auto v = octets(n, static_cast<std::uint8_t>(n));
     CHECK(stub.echo_octets(v) == v);
     CHECK(stub.echo_long(static_cast<std::int32_t>(n)) == static_cast<std::int32_t>(n));

@@ -1,7 +1,7 @@
 #include "demux/demux_strategy.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
@@ -26,8 +26,9 @@ TEST_CASE("strategy names round trip", "[demux]") {
 
 TEST_CASE("bad strategy names are refused with a clear error", "[demux]") {
   using namespace std::string_literals;
-  for (std::string bad : {""s, "Linear"s, "linear "s, " linear"s, "hash"s, "perfect_hash"s,
-                          "activ"s, "activee"s, "perfect_fast"s, "perfect-Fast"s, "binary-search"s, "dynamic\0"s, "\xff\x01"s, std::string(1000, 'x')}) {
+  for (std::string bad :
+       {""s, "Linear"s, "linear "s, " linear"s, "hash"s, "perfect_hash"s, "activ"s, "activee"s, "perfect_fast"s,
+        "perfect-Fast"s, "binary-search"s, "dynamic\0"s, "\xff\x01"s, std::string(1000, 'x')}) {
     INFO("name: " << bad);
     REQUIRE_FALSE(try_parse_demux_strategy(bad).has_value());
     try {

@@ -25,11 +25,16 @@ enum class shape { names, binary, fixed_ids, long_one_byte, lengths_only };
 
 const char* shape_name(shape s) {
   switch (s) {
-    case shape::names: return "names";
-    case shape::binary: return "binary";
-    case shape::fixed_ids: return "fixed_ids";
-    case shape::long_one_byte: return "long_one_byte";
-    case shape::lengths_only: return "lengths_only";
+    case shape::names:
+      return "names";
+    case shape::binary:
+      return "binary";
+    case shape::fixed_ids:
+      return "fixed_ids";
+    case shape::long_one_byte:
+      return "long_one_byte";
+    case shape::lengths_only:
+      return "lengths_only";
   }
   return "?";
 }
@@ -180,7 +185,8 @@ TEST_CASE("servant maps of every strategy over random key sets", "[demux][proper
   }
 }
 
-TEST_CASE("perfect-fast hash: one slot per key, windows that separate, and bytes it does not read", "[demux][property]") {
+TEST_CASE("perfect-fast hash: one slot per key, windows that separate, and bytes it does not read",
+          "[demux][property]") {
   for (const auto& set : key_sets()) {
     INFO(shape_name(set.kind) << ", " << set.size << " keys");
     std::vector<key_view> views(set.keys.begin(), set.keys.end());
@@ -287,7 +293,8 @@ TEST_CASE("perfect-fast hash: duplicates refused, empty and single sets served",
 TEST_CASE("perfect-fast servant map: grows and shrinks one key at a time, always perfect", "[demux]") {
   fast_perfect_servant_map<int> m;
   std::vector<std::string> keys;
-  for (int i = 0; i < 5000; ++i) keys.push_back("servant-" + std::to_string(i * 7919) + (i % 3 ? "" : "-with-a-long-tail"));
+  for (int i = 0; i < 5000; ++i)
+    keys.push_back("servant-" + std::to_string(i * 7919) + (i % 3 ? "" : "-with-a-long-tail"));
   for (int i = 0; i < 5000; ++i) REQUIRE(m.insert(keys[i], i));
   // Doubling growth: a dozen or so whole-table builds for 5000 inserts, not thousands.
   CHECK(m.rebuild_count() < 40);

@@ -59,12 +59,12 @@ using front_perfect_generated = front<demux_strategy::perfect, true>;
 
 }  // namespace
 
-#define ALL_OPERATION_TABLES                                                                          \
-  linear_operation_table<int>, binary_operation_table<int>, dynamic_operation_table<int>,             \
-      perfect_operation_table<int>, perfect_generated, perfect_with_function,                         \
-      fast_perfect_operation_table<int>, active_operation_table<int>, front<demux_strategy::linear>,  \
-      front<demux_strategy::binary>, front<demux_strategy::dynamic>, front<demux_strategy::perfect>,  \
-      front_perfect_generated, front<demux_strategy::perfect_fast>, front<demux_strategy::active>
+#define ALL_OPERATION_TABLES                                                                                     \
+  linear_operation_table<int>, binary_operation_table<int>, dynamic_operation_table<int>,                        \
+      perfect_operation_table<int>, perfect_generated, perfect_with_function, fast_perfect_operation_table<int>, \
+      active_operation_table<int>, front<demux_strategy::linear>, front<demux_strategy::binary>,                 \
+      front<demux_strategy::dynamic>, front<demux_strategy::perfect>, front_perfect_generated,                   \
+      front<demux_strategy::perfect_fast>, front<demux_strategy::active>
 
 TEMPLATE_TEST_CASE("operation table: every operation by name", "[demux]", ALL_OPERATION_TABLES) {
   auto ops = interface_operations();
@@ -83,13 +83,12 @@ TEMPLATE_TEST_CASE("operation table: every operation by name", "[demux]", ALL_OP
   REQUIRE(table.name_at(static_cast<std::uint32_t>(ops.size())).empty());
 }
 
-TEMPLATE_TEST_CASE("operation table: missing names, prefixes, NUL bytes, empty name", "[demux]",
-                   ALL_OPERATION_TABLES) {
+TEMPLATE_TEST_CASE("operation table: missing names, prefixes, NUL bytes, empty name", "[demux]", ALL_OPERATION_TABLES) {
   auto ops = interface_operations();
   auto table = make_table<TestType>(ops);
-  for (std::string name : {""s, "op_"s, "op_2"s, "op_1000"s, "op_1\0"s, "op_\0"s, "sendStructSeq"s,
-                           "sendStructSeq_2wa"s, "sendStructSeq_2wayy"s, "SENDSTRUCTSEQ_2WAY"s,
-                           "_is_"s, "\xff"s, std::string(300, 'a')}) {
+  for (std::string name :
+       {""s, "op_"s, "op_2"s, "op_1000"s, "op_1\0"s, "op_\0"s, "sendStructSeq"s, "sendStructSeq_2wa"s,
+        "sendStructSeq_2wayy"s, "SENDSTRUCTSEQ_2WAY"s, "_is_"s, "\xff"s, std::string(300, 'a')}) {
     INFO(name);
     REQUIRE(table.find(name) == nullptr);
     REQUIRE_FALSE(table.index_of(name).has_value());
@@ -116,16 +115,14 @@ TEMPLATE_TEST_CASE("operation table: a wrong index never dispatches another oper
   }
 }
 
-TEMPLATE_TEST_CASE("operation table: empty and single-operation interfaces", "[demux]",
-                   ALL_OPERATION_TABLES) {
+TEMPLATE_TEST_CASE("operation table: empty and single-operation interfaces", "[demux]", ALL_OPERATION_TABLES) {
   auto none = make_table<TestType>({});
   REQUIRE(none.size() == 0);
   REQUIRE(none.find("op_1") == nullptr);
   REQUIRE(none.find(0, "op_1") == nullptr);
   REQUIRE(none.find("") == nullptr);
   std::vector<operation<int>> one{{"op_1", 5}};
-  if constexpr (std::is_same_v<TestType, perfect_generated> ||
-                std::is_same_v<TestType, perfect_with_function> ||
+  if constexpr (std::is_same_v<TestType, perfect_generated> || std::is_same_v<TestType, perfect_with_function> ||
                 std::is_same_v<TestType, front_perfect_generated>) {
     // The generated lookup knows another list: op_1 is its index 5, not 0, so nothing is found
     // rather than the wrong entry.
@@ -139,8 +136,7 @@ TEMPLATE_TEST_CASE("operation table: empty and single-operation interfaces", "[d
   }
 }
 
-TEMPLATE_TEST_CASE("operation table: duplicate or empty names are refused", "[demux]",
-                   ALL_OPERATION_TABLES) {
+TEMPLATE_TEST_CASE("operation table: duplicate or empty names are refused", "[demux]", ALL_OPERATION_TABLES) {
   std::vector<operation<int>> dup{{"op_1", 1}, {"op_2", 2}, {"op_1", 3}};
   REQUIRE_THROWS_AS(make_table<TestType>(dup), std::invalid_argument);
   REQUIRE_THROWS_WITH(make_table<TestType>(dup), Catch::Contains("'op_1'"));
@@ -150,7 +146,8 @@ TEMPLATE_TEST_CASE("operation table: duplicate or empty names are refused", "[de
 
 TEST_CASE("operation table: 100 operations in every strategy", "[demux]") {
   std::vector<std::string> names;
-  for (int i = 0; i < 100; ++i) names.push_back(i % 2 ? "op_" + std::to_string(i) : "sendStructSeq_" + std::to_string(i) + "_2way");
+  for (int i = 0; i < 100; ++i)
+    names.push_back(i % 2 ? "op_" + std::to_string(i) : "sendStructSeq_" + std::to_string(i) + "_2way");
   std::vector<operation<int>> ops;
   for (int i = 0; i < 100; ++i) ops.push_back({names[i], i});
   for (auto s : all_demux_strategies) {
@@ -176,12 +173,14 @@ TEST_CASE("operation_table_for maps each compile-time choice to its type", "[dem
   STATIC_REQUIRE(std::is_same_v<operation_table_for<demux_choice::at_run_time(), int>, operation_table<int>>);
   STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::linear), int>, linear_operation_table<int>>);
   STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::binary), int>, binary_operation_table<int>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::dynamic), int>, dynamic_operation_table<int>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::perfect), int>, perfect_operation_table<int>>);
+  STATIC_REQUIRE(
+      std::is_same_v<operation_table_for<fixed(demux_strategy::dynamic), int>, dynamic_operation_table<int>>);
+  STATIC_REQUIRE(
+      std::is_same_v<operation_table_for<fixed(demux_strategy::perfect), int>, perfect_operation_table<int>>);
   STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::perfect), int, generated>,
                                 perfect_operation_table<int, generated>>);
-  STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::perfect_fast), int>,
-                                fast_perfect_operation_table<int>>);
+  STATIC_REQUIRE(
+      std::is_same_v<operation_table_for<fixed(demux_strategy::perfect_fast), int>, fast_perfect_operation_table<int>>);
   STATIC_REQUIRE(std::is_same_v<operation_table_for<fixed(demux_strategy::active), int>, active_operation_table<int>>);
   auto ops = interface_operations();
   auto t = make_operation_table<demux_choice::at_run_time(), int, generated>(demux_strategy::perfect, ops);

@@ -56,9 +56,9 @@ std::string object_id(std::uint32_t n) {
 
 }  // namespace
 
-#define ALL_SERVANT_MAPS                                                                          \
+#define ALL_SERVANT_MAPS                                                                                \
   linear_servant_map<int>, binary_servant_map<int>, dynamic_servant_map<int>, perfect_servant_map<int>, \
-      fast_perfect_servant_map<int>, active_servant_map<int>, front<demux_strategy::linear>,           \
+      fast_perfect_servant_map<int>, active_servant_map<int>, front<demux_strategy::linear>,            \
       front<demux_strategy::binary>, front<demux_strategy::dynamic>, front<demux_strategy::perfect>,    \
       front<demux_strategy::perfect_fast>, front<demux_strategy::active>
 
@@ -143,7 +143,8 @@ TEMPLATE_TEST_CASE("servant map: keys that are prefixes of others", "[demux]", A
 
 TEMPLATE_TEST_CASE("servant map: binary keys with NUL bytes", "[demux]", ALL_SERVANT_MAPS) {
   TestType m;
-  std::vector<std::string> ids{"\0"s, "\0\0"s, "a\0b"s, "a\0c"s, "a"s, "\xff\xfe\0\x01"s, object_id(0), object_id(1), object_id(256)};
+  std::vector<std::string> ids{"\0"s,        "\0\0"s,      "a\0b"s,       "a\0c"s, "a"s, "\xff\xfe\0\x01"s,
+                               object_id(0), object_id(1), object_id(256)};
   std::vector<std::string> keys;
   for (std::size_t i = 0; i < ids.size(); ++i) keys.push_back(add(m, ids[i], static_cast<int>(i)));
   for (std::size_t i = 0; i < keys.size(); ++i) REQUIRE(*find(m, keys[i]) == static_cast<int>(i));
@@ -180,10 +181,9 @@ TEMPLATE_TEST_CASE("servant map: many entries", "[demux]", ALL_SERVANT_MAPS) {
   // Filling a linear map is quadratic (each insert scans for a duplicate), and so is filling a
   // binary one (each insert moves half the sorted array): fewer keys there, the behaviour checked
   // is the same.
-  bool is_linear = std::is_same_v<TestType, linear_servant_map<int>> ||
-                   std::is_same_v<TestType, front<demux_strategy::linear>> ||
-                   std::is_same_v<TestType, binary_servant_map<int>> ||
-                   std::is_same_v<TestType, front<demux_strategy::binary>>;
+  bool is_linear =
+      std::is_same_v<TestType, linear_servant_map<int>> || std::is_same_v<TestType, front<demux_strategy::linear>> ||
+      std::is_same_v<TestType, binary_servant_map<int>> || std::is_same_v<TestType, front<demux_strategy::binary>>;
   const std::uint32_t n = is_linear ? 20'000 : 100'000;
   std::vector<std::string> keys;
   keys.reserve(n);
@@ -259,7 +259,7 @@ TEST_CASE("perfect servant map: rebuilt as it grows and shrinks, always perfect"
     REQUIRE(m.insert(keys.back(), static_cast<int>(i)));
   }
   const auto grown = m.rebuild_count();
-  REQUIRE(grown >= 5);  // doubling from 8 slots to thousands
+  REQUIRE(grown >= 5);   // doubling from 8 slots to thousands
   REQUIRE(grown <= 40);  // but amortized: not one rebuild per insert
   for (std::uint32_t i = 0; i < keys.size(); ++i) REQUIRE(*m.find(keys[i]) == static_cast<int>(i));
   for (std::uint32_t i = 10; i < keys.size(); ++i) REQUIRE(m.erase(keys[i]));

@@ -219,10 +219,10 @@ TEST_CASE("sequences, arrays, unions, enums and nested Anys cross in both byte o
 }
 
 TEST_CASE("a recursive value is walked through its indirection", "[dynamic][any]") {
-  type_code node = type_code::make_struct(
-      "IDL:Node:1.0", "Node",
-      {{"v", type_code::basic(tc_kind::tk_long)},
-       {"kids", type_code::make_sequence(type_code::make_recursive("IDL:Node:1.0"))}});
+  type_code node =
+      type_code::make_struct("IDL:Node:1.0", "Node",
+                             {{"v", type_code::basic(tc_kind::tk_long)},
+                              {"kids", type_code::make_sequence(type_code::make_recursive("IDL:Node:1.0"))}});
   any a;
   a.replace(node, [](cdr::output_stream& o) {
     o.write_long(1);
@@ -236,19 +236,21 @@ TEST_CASE("a recursive value is walked through its indirection", "[dynamic][any]
 }
 
 TEST_CASE("malformed Any values raise MARSHAL", "[dynamic][any]") {
-  require_marshal(hex("08000000 02"));                    // boolean 2
-  require_marshal(hex("12000000 05000000 616263"));       // string past the end
-  require_marshal(hex("12000000 03000000 616263"));       // string without NUL
-  require_marshal(hex("12000000 02000000 04000000 61626300"));  // string<2> of 3
+  require_marshal(hex("08000000 02"));                                            // boolean 2
+  require_marshal(hex("12000000 05000000 616263"));                               // string past the end
+  require_marshal(hex("12000000 03000000 616263"));                               // string without NUL
+  require_marshal(hex("12000000 02000000 04000000 61626300"));                    // string<2> of 3
   require_marshal(hex("13000000 0c000000 01000000 03000000 00000000 ffffff7f"));  // sequence length
   require_marshal(hex("13000000 0c000000 01000000 03000000 02000000 03000000 01000000 02000000 03000000"));  // bound 2
   // enum value 3 of 3
-  require_marshal(hex("11000000 2e000000 01000000 01000000 00000000 01000000 00000000 03000000 02000000 610000 00"
-                      "02000000 6200 0000 02000000 6300 0000 03000000"));
+  require_marshal(
+      hex("11000000 2e000000 01000000 01000000 00000000 01000000 00000000 03000000 02000000 610000 00"
+          "02000000 6200 0000 02000000 6300 0000 03000000"));
   require_marshal(hex("07000000"));  // a double that is not there
   // A sequence of empty structs (no IDL type): refused with its TypeCode.
-  require_marshal(hex("13000000 28000000 01000000 0f000000 18000000 01000000 01000000 00000000 01000000 "
-                      "00000000 00000000 00000000 ffffff00"));
+  require_marshal(
+      hex("13000000 28000000 01000000 0f000000 18000000 01000000 01000000 00000000 01000000 "
+          "00000000 00000000 00000000 ffffff00"));
   // A sequence of octets longer than the data.
   require_marshal(hex("13000000 0c000000 01000000 0a000000 00000000 ffffff00"));
   // Anys nested in Anys beyond the value depth limit.

@@ -150,7 +150,8 @@ TEST_CASE("generated extraction checks the type", "[dynamic][generated]") {
   CHECK_FALSE(Integrity::extract_Longs(a, longs));
   // A type equivalent but not equal (another ORB's names) still extracts.
   any renamed;
-  renamed.assign(type_code::make_struct("IDL:Integrity/Record:1.0", "", {{"x", type_code::basic(tc_kind::tk_long)}}), a.value());
+  renamed.assign(type_code::make_struct("IDL:Integrity/Record:1.0", "", {{"x", type_code::basic(tc_kind::tk_long)}}),
+                 a.value());
   Integrity::Record r{};
   CHECK((renamed >>= r));
   CHECK(r == sample_record());

@@ -27,9 +27,7 @@ type_code read_all(const bytes& b, byte_order order) {
   return tc;
 }
 
-type_code color_tc() {
-  return type_code::make_enum("IDL:Integrity/Color:1.0", "Color", {"red", "green", "blue"});
-}
+type_code color_tc() { return type_code::make_enum("IDL:Integrity/Color:1.0", "Color", {"red", "green", "blue"}); }
 
 type_code node_tc() {
   return type_code::make_struct("IDL:Node:1.0", "Node",
@@ -48,8 +46,8 @@ void require_marshal(const bytes& b, byte_order order = byte_order::little_endia
 
 // Recursive Node { sequence<Node> kids; }: the sequence's element is an indirection of -76 to the
 // struct's TCKind (absolute offsets: struct kind 0, sequence kind 60, offset field 76).
-const bytes node_be = hex("0000000f 0000004c 00000000 0000000d") + text("IDL:Node:1.0") +
-                      hex("000000 00000005") + text("Node") + hex("000000 00000001 00000005") + text("kids") +
+const bytes node_be = hex("0000000f 0000004c 00000000 0000000d") + text("IDL:Node:1.0") + hex("000000 00000005") +
+                      text("Node") + hex("000000 00000001 00000005") + text("kids") +
                       hex("000000 00000013 00000010 00000000 ffffffff ffffffb4 00000000");
 bytes node_le_with_offset(std::string_view offset) {
   return hex("0f000000 4c000000 01000000 0d000000") + text("IDL:Node:1.0") + hex("000000 05000000") + text("Node") +
@@ -61,9 +59,9 @@ const bytes node_le = node_le_with_offset("b4ffffff");
 }  // namespace
 
 TEST_CASE("basic TypeCodes have their kind and no parameters", "[dynamic][type_code]") {
-  for (tc_kind k : {tc_kind::tk_null, tc_kind::tk_void, tc_kind::tk_short, tc_kind::tk_long, tc_kind::tk_double,
-                    tc_kind::tk_any, tc_kind::tk_TypeCode, tc_kind::tk_Principal, tc_kind::tk_longdouble,
-                    tc_kind::tk_wchar}) {
+  for (tc_kind k :
+       {tc_kind::tk_null, tc_kind::tk_void, tc_kind::tk_short, tc_kind::tk_long, tc_kind::tk_double, tc_kind::tk_any,
+        tc_kind::tk_TypeCode, tc_kind::tk_Principal, tc_kind::tk_longdouble, tc_kind::tk_wchar}) {
     type_code tc = type_code::basic(k);
     CHECK(tc.kind() == k);
     CHECK(tc == type_code::basic(k));
@@ -76,9 +74,8 @@ TEST_CASE("basic TypeCodes have their kind and no parameters", "[dynamic][type_c
 }
 
 TEST_CASE("complex TypeCodes give their members", "[dynamic][type_code]") {
-  type_code record = type_code::make_struct("IDL:R:1.0", "R",
-                                            {{"l", type_code::basic(tc_kind::tk_long)},
-                                             {"s", type_code::make_string(8)}});
+  type_code record = type_code::make_struct(
+      "IDL:R:1.0", "R", {{"l", type_code::basic(tc_kind::tk_long)}, {"s", type_code::make_string(8)}});
   CHECK(record.kind() == tc_kind::tk_struct);
   CHECK(record.id() == "IDL:R:1.0");
   CHECK(record.name() == "R");
@@ -96,11 +93,10 @@ TEST_CASE("complex TypeCodes give their members", "[dynamic][type_code]") {
   CHECK(u.member_label(1) == 2);
   CHECK(u.discriminator_type().kind() == tc_kind::tk_long);
   CHECK_THROWS_AS(type_code::make_union("IDL:V:1.0", "V", type_code::make_string(), -1, {}), SystemException);
-  CHECK_THROWS_AS(type_code::make_union("IDL:V:1.0", "V", type_code::basic(tc_kind::tk_long), 3, {}),
-                  SystemException);
+  CHECK_THROWS_AS(type_code::make_union("IDL:V:1.0", "V", type_code::basic(tc_kind::tk_long), 3, {}), SystemException);
 
-  type_code matrix = type_code::make_alias("IDL:M:1.0", "M",
-                                           type_code::make_array(type_code::make_array(type_code::basic(tc_kind::tk_long), 4), 3));
+  type_code matrix = type_code::make_alias(
+      "IDL:M:1.0", "M", type_code::make_array(type_code::make_array(type_code::basic(tc_kind::tk_long), 4), 3));
   CHECK(matrix.unaliased().kind() == tc_kind::tk_array);
   CHECK(matrix.unaliased().length() == 3);
   CHECK(matrix.unaliased().content_type().length() == 4);
@@ -171,9 +167,9 @@ TEST_CASE("every kind survives a round trip", "[dynamic][type_code]") {
                                              {"t", type_code::basic(tc_kind::tk_TypeCode)}});
   type_code u = type_code::make_union("IDL:U:1.0", "U", color, -1,
                                       {{0, "r", record}, {2, "b", type_code::make_sequence(record, 4)}});
-  for (tc_kind disc : {tc_kind::tk_short, tc_kind::tk_ushort, tc_kind::tk_long, tc_kind::tk_ulong,
-                       tc_kind::tk_longlong, tc_kind::tk_ulonglong, tc_kind::tk_boolean, tc_kind::tk_char,
-                       tc_kind::tk_wchar, tc_kind::tk_octet}) {
+  for (tc_kind disc :
+       {tc_kind::tk_short, tc_kind::tk_ushort, tc_kind::tk_long, tc_kind::tk_ulong, tc_kind::tk_longlong,
+        tc_kind::tk_ulonglong, tc_kind::tk_boolean, tc_kind::tk_char, tc_kind::tk_wchar, tc_kind::tk_octet}) {
     type_code v = type_code::make_union("IDL:V:1.0", "V", type_code::basic(disc), 1,
                                         {{1, "x", type_code::basic(tc_kind::tk_long)}, {0, "y", u}});
     CHECK(read_all(written(v), byte_order::little_endian) == v);
@@ -211,8 +207,9 @@ TEST_CASE("a repeated TypeCode may be an indirection", "[dynamic][type_code]") {
   // struct P { sequence<long> a; <indirection to a's TypeCode> b; }: a's kind at absolute 48,
   // b's offset field at 80: offset -32.
   const bytes pair_le = hex("0f000000 4c000000 01000000 0a000000") + text("IDL:P:1.0") + hex("0000 02000000") +
-                        text("P") + hex("0000 02000000 02000000") + text("a") + hex("0000 13000000 0c000000 01000000 03000000 "
-                                                                           "00000000 02000000") +
+                        text("P") + hex("0000 02000000 02000000") + text("a") +
+                        hex("0000 13000000 0c000000 01000000 03000000 "
+                            "00000000 02000000") +
                         text("b") + hex("0000 ffffffff e0ffffff");
   type_code p = read_all(pair_le, byte_order::little_endian);
   REQUIRE(p.member_count() == 2);
@@ -231,14 +228,14 @@ TEST_CASE("malformed TypeCodes raise MARSHAL", "[dynamic][type_code]") {
     require_marshal(hex("21000000"));                             // tk_local_interface
   }
   SECTION("indirections that point nowhere") {
-    require_marshal(hex("ffffffff fcffffff"));  // to itself, at top level
-    require_marshal(hex("ffffffff 08000000"));  // forward
-    require_marshal(hex("ffffffff 00000080"));  // far back
+    require_marshal(hex("ffffffff fcffffff"));         // to itself, at top level
+    require_marshal(hex("ffffffff 08000000"));         // forward
+    require_marshal(hex("ffffffff 00000080"));         // far back
     require_marshal(node_le_with_offset("b0ffffff"));  // -80: before the struct
     require_marshal(node_le_with_offset("b8ffffff"));  // -72: into the struct's encapsulation
   }
   SECTION("lengths beyond the data") {
-    require_marshal(hex("13000000 ffffff7f 01000000 03000000 05000000"));  // encapsulation
+    require_marshal(hex("13000000 ffffff7f 01000000 03000000 05000000"));                             // encapsulation
     require_marshal(hex("11000000 18000000 01000000 01000000 00000000 01000000 00000000 ffffffff"));  // enum count
     require_marshal(hex("13000000 0c000000 05000000 03000000 05000000"));  // byte-order octet 5
   }
@@ -248,8 +245,9 @@ TEST_CASE("malformed TypeCodes raise MARSHAL", "[dynamic][type_code]") {
     require_marshal(hex("1c000000 2000 0200"));                            // fixed<32,2>
     require_marshal(hex("11000000 18000000 01000000 01000000 00000000 01000000 00000000 00000000"));  // enum of none
     // union on a string discriminator
-    require_marshal(hex("10000000 24000000 01000000 01000000 00000000 01000000 00000000 12000000 00000000 "
-                        "ffffffff 00000000"));
+    require_marshal(
+        hex("10000000 24000000 01000000 01000000 00000000 01000000 00000000 12000000 00000000 "
+            "ffffffff 00000000"));
   }
   SECTION("nesting beyond the limit") {
     // 100 sequences, each in the encapsulation of the one before: the depth limit stops it early.
@@ -257,8 +255,7 @@ TEST_CASE("malformed TypeCodes raise MARSHAL", "[dynamic][type_code]") {
     for (int k = 0; k < 100; ++k) {
       bytes inner = hex("01000000") + deep + hex("00000000");
       const auto n = static_cast<std::uint32_t>(inner.size());
-      bytes length = {std::byte(n & 0xff), std::byte((n >> 8) & 0xff), std::byte((n >> 16) & 0xff),
-                      std::byte(n >> 24)};
+      bytes length = {std::byte(n & 0xff), std::byte((n >> 8) & 0xff), std::byte((n >> 16) & 0xff), std::byte(n >> 24)};
       deep = hex("13000000") + length + inner;
     }
     auto in = stream_over(deep, byte_order::little_endian);

@@ -65,12 +65,26 @@ class big_endian_writer {
   void copy(const type_code& raw, cdr::input_stream& in) {
     const type_code t = raw.unaliased();
     switch (t.kind()) {
-      case tc_kind::tk_octet: case tc_kind::tk_char: case tc_kind::tk_boolean: put(in.read_octet(), 1); return;
-      case tc_kind::tk_short: case tc_kind::tk_ushort: put(in.read_ushort(), 2); return;
-      case tc_kind::tk_long: case tc_kind::tk_ulong: case tc_kind::tk_float: case tc_kind::tk_enum:
+      case tc_kind::tk_octet:
+      case tc_kind::tk_char:
+      case tc_kind::tk_boolean:
+        put(in.read_octet(), 1);
+        return;
+      case tc_kind::tk_short:
+      case tc_kind::tk_ushort:
+        put(in.read_ushort(), 2);
+        return;
+      case tc_kind::tk_long:
+      case tc_kind::tk_ulong:
+      case tc_kind::tk_float:
+      case tc_kind::tk_enum:
         put(in.read_ulong(), 4);
         return;
-      case tc_kind::tk_double: case tc_kind::tk_longlong: case tc_kind::tk_ulonglong: put(in.read_ulonglong(), 8); return;
+      case tc_kind::tk_double:
+      case tc_kind::tk_longlong:
+      case tc_kind::tk_ulonglong:
+        put(in.read_ulonglong(), 8);
+        return;
       case tc_kind::tk_string: {
         std::string_view s = in.read_string_view();
         put(s.size() + 1, 4);
@@ -183,14 +197,13 @@ std::vector<sample> samples() {
                    }
                  }});
   // Runs between variable members: struct { octet tag; string name; double d; short s; sequence<Record> r; long l; }
-  type_code mixed = type_code::make_struct(
-      "IDL:Mixed:1.0", "Mixed",
-      {{"tag", basic(tc_kind::tk_octet)},
-       {"name", type_code::make_string()},
-       {"d", basic(tc_kind::tk_double)},
-       {"s", basic(tc_kind::tk_short)},
-       {"r", type_code::make_sequence(record())},
-       {"l", type_code::make_alias("IDL:L:1.0", "L", basic(tc_kind::tk_long))}});
+  type_code mixed = type_code::make_struct("IDL:Mixed:1.0", "Mixed",
+                                           {{"tag", basic(tc_kind::tk_octet)},
+                                            {"name", type_code::make_string()},
+                                            {"d", basic(tc_kind::tk_double)},
+                                            {"s", basic(tc_kind::tk_short)},
+                                            {"r", type_code::make_sequence(record())},
+                                            {"l", type_code::make_alias("IDL:L:1.0", "L", basic(tc_kind::tk_long))}});
   out.push_back({"Mixed", mixed, [](cdr::output_stream& o) {
                    o.write_octet(9);
                    o.write_string("seven");
@@ -203,10 +216,9 @@ std::vector<sample> samples() {
                    }
                    o.write_long(77);
                  }});
-  type_code u = type_code::make_union("IDL:U:1.0", "U", basic(tc_kind::tk_long), 2,
-                                      {{1, "d", basic(tc_kind::tk_double)},
-                                       {2, "r", record()},
-                                       {0, "o", basic(tc_kind::tk_octet)}});
+  type_code u = type_code::make_union(
+      "IDL:U:1.0", "U", basic(tc_kind::tk_long), 2,
+      {{1, "d", basic(tc_kind::tk_double)}, {2, "r", record()}, {0, "o", basic(tc_kind::tk_octet)}});
   out.push_back({"sequence<U>", type_code::make_sequence(u), [](cdr::output_stream& o) {
                    o.write_ulong(3);
                    o.write_long(1), o.write_double(0.5);
@@ -238,9 +250,8 @@ void require_marshal_value(const type_code& type, const bytes& message, std::siz
   in.skip(offset);
   any a;
   CHECK_THROWS_MATCHES(a.assign_from(type, in), SystemException,
-                       Catch::Predicate<SystemException>([](const SystemException& e) {
-                         return e.kind() == SystemExceptionKind::MARSHAL;
-                       }));
+                       Catch::Predicate<SystemException>(
+                           [](const SystemException& e) { return e.kind() == SystemExceptionKind::MARSHAL; }));
 }
 
 }  // namespace
@@ -295,7 +306,8 @@ TEST_CASE("padding from the wire is zeroed in the canonical value", "[dynamic][p
   any clean;
   clean.replace(seq, [](cdr::output_stream& o) {
     o.write_ulong(2);
-    for (int k = 0; k < 2; ++k) o.write_short(1), o.write_char('a'), o.write_long(2), o.write_octet(3), o.write_double(1);
+    for (int k = 0; k < 2; ++k)
+      o.write_short(1), o.write_char('a'), o.write_long(2), o.write_octet(3), o.write_double(1);
   });
   CHECK(got == clean);
   for (std::byte b : got.value()) CHECK(b != std::byte{0xaa});
@@ -370,8 +382,8 @@ TEST_CASE("a TypeCode read again is not parsed again", "[dynamic][plan]") {
 }
 
 TEST_CASE("a union with wchar labels is written by the rules of each GIOP version", "[dynamic][plan]") {
-  const type_code u = type_code::make_union("IDL:W:1.0", "W", basic(tc_kind::tk_wchar), -1,
-                                            {{u'a', "a", basic(tc_kind::tk_long)}});
+  const type_code u =
+      type_code::make_union("IDL:W:1.0", "W", basic(tc_kind::tk_wchar), -1, {{u'a', "a", basic(tc_kind::tk_long)}});
   for (std::uint8_t minor : {std::uint8_t{0}, std::uint8_t{1}, std::uint8_t{2}, std::uint8_t{1}}) {
     cdr::output_stream o(0, minor);
     write_type_code(o, u);

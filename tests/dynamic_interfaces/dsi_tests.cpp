@@ -216,7 +216,8 @@ TEST_CASE("DSI: a servant's mistakes reach the client as system exceptions", "[d
     if (setup) setup(r);
     r.invoke();
   };
-  require_system(SystemExceptionKind::BAD_INV_ORDER, [&] { call("twice", [](request& r) { r.add_in_arg() <<= "x"; }); });
+  require_system(SystemExceptionKind::BAD_INV_ORDER,
+                 [&] { call("twice", [](request& r) { r.add_in_arg() <<= "x"; }); });
   require_system(SystemExceptionKind::MARSHAL,
                  [&] { call("wrong_type", [](request& r) { r.add_in_arg() <<= std::int32_t{0x7fffffff}; }); });
   require_system(SystemExceptionKind::BAD_PARAM, [&] { call("out_without_value"); });

@@ -82,9 +82,7 @@ inline std::vector<std::pair<std::string, switchyard::any>> echo_values(bool wid
   add("echo_longs", [](any& a) { Integrity::insert_Longs(a, {1, -2, 3, -4, 5}); });
   add("echo_doubles", [](any& a) { Integrity::insert_Doubles(a, {0.5, -1.5, 1e300}); });
   add("echo_records", [](any& a) { Integrity::insert_Records(a, sample_records()); });
-  add("echo_narecords", [](any& a) {
-    Integrity::insert_NARecords(a, {sample_narecord(), {1, 2.0, 'x', 3, 4}});
-  });
+  add("echo_narecords", [](any& a) { Integrity::insert_NARecords(a, {sample_narecord(), {1, 2.0, 'x', 3, 4}}); });
   add("echo_strings", [](any& a) { Integrity::insert_Strings(a, {"one", "", "three"}); });
   return out;
 }

@@ -40,10 +40,10 @@ std::uint32_t decode(const protocol& impl, const message_view& m) {
         if (plain_taken) __builtin_trap();
         throw;
       }
-      if (plain_taken && (plain.request_id != h.request_id || plain.operation != h.operation ||
-                          plain.target.object_key.size() != h.target.object_key.size() ||
-                          plain.service_contexts.size() != h.service_contexts.size() ||
-                          plain.body.remaining() != h.body.remaining()))
+      if (plain_taken &&
+          (plain.request_id != h.request_id || plain.operation != h.operation ||
+           plain.target.object_key.size() != h.target.object_key.size() ||
+           plain.service_contexts.size() != h.service_contexts.size() || plain.body.remaining() != h.body.remaining()))
         __builtin_trap();
       sum += touch(h.target.object_key) + touch(h.target.profile.bytes) + touch(h.target.ior.bytes);
       sum += static_cast<std::uint32_t>(h.operation.size());
@@ -75,14 +75,19 @@ std::uint32_t decode(const protocol& impl, const message_view& m) {
         sum += static_cast<std::uint32_t>(read_addressing_disposition(h.body));
       break;
     }
-    case message_type::locate_request: sum += impl.decode_locate_request(m).request_id; break;
+    case message_type::locate_request:
+      sum += impl.decode_locate_request(m).request_id;
+      break;
     case message_type::locate_reply: {
       locate_reply_header h = impl.decode_locate_reply(m);
       if (h.status == locate_status::loc_system_exception) sum += read_system_exception(h.body).minor;
       break;
     }
-    case message_type::cancel_request: sum += impl.decode_cancel_request(m); break;
-    default: break;
+    case message_type::cancel_request:
+      sum += impl.decode_cancel_request(m);
+      break;
+    default:
+      break;
   }
   return sum;
 }
@@ -108,8 +113,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (result.what == reassembler::outcome::complete) {
         const message_view& done = result.message;
         if (done.bytes.size() != header_size + done.header.body_size) __builtin_trap();
-        if (fragmented && (done.header.more_fragments || decode_header(done.bytes).header.body_size !=
-                                                             done.header.body_size))
+        if (fragmented &&
+            (done.header.more_fragments || decode_header(done.bytes).header.body_size != done.header.body_size))
           __builtin_trap();
         if (result.dropped != 0 && (done.header.ver.minor != 1 || !fragmented)) __builtin_trap();
         sink = sink + decode(*protocol_for(done.header.ver.minor), done);

@@ -18,19 +18,27 @@ using namespace switchyard::iop;
 namespace {
 
 void check_kind(const SystemException& e) {
-  if (e.kind() != SystemExceptionKind::MARSHAL && e.kind() != SystemExceptionKind::BAD_PARAM)
-    __builtin_trap();
+  if (e.kind() != SystemExceptionKind::MARSHAL && e.kind() != SystemExceptionKind::BAD_PARAM) __builtin_trap();
 }
 
 void decode_components(const component_list& components) {
   for (const auto& c : components) {
     try {
       switch (c.tag) {
-        case tag_orb_type: decode_orb_type(c); break;
-        case tag_code_sets: decode_code_sets(c); break;
-        case tag_alternate_iiop_address: decode_alternate_address(c); break;
-        case tag_omniorb_unix_trans: decode_omniorb_unix_address(c); break;
-        default: break;
+        case tag_orb_type:
+          decode_orb_type(c);
+          break;
+        case tag_code_sets:
+          decode_code_sets(c);
+          break;
+        case tag_alternate_iiop_address:
+          decode_alternate_address(c);
+          break;
+        case tag_omniorb_unix_trans:
+          decode_omniorb_unix_address(c);
+          break;
+        default:
+          break;
       }
     } catch (const SystemException& e) {
       check_kind(e);

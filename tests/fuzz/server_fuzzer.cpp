@@ -106,7 +106,8 @@ void exchange(const std::string& path, const std::uint8_t* data, std::size_t siz
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   std::uint8_t buffer[4096];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       std::fprintf(stderr, "server_fuzzer: the server did not end the connection within 5 s\n");
       std::abort();
@@ -125,8 +126,7 @@ void check_still_serving() {
   static std::shared_ptr<switchyard::orb> client = switchyard::orb_init({"-ORBCallTimeout", "5000"});
   static std::vector<hand::probe_stub> probes = [] {
     std::vector<hand::probe_stub> made;
-    for (auto& s : servers())
-      made.emplace_back(client->string_to_object(s.orb->object_to_string(s.probe)));
+    for (auto& s : servers()) made.emplace_back(client->string_to_object(s.orb->object_to_string(s.probe)));
     return made;
   }();
   for (std::size_t i = 0; i < probes.size(); ++i) {

@@ -58,8 +58,8 @@ std::vector<capture> load_captures() {
 
 // The role in a file name: giop1X_<case>_<role>.hex.
 std::string role_of(const std::string& file) {
-  static const char* roles[] = {"request_fragment", "reply_fragment", "locaterequest", "locatereply",
-                                "closeconnection", "messageerror", "garbage", "request", "reply"};
+  static const char* roles[] = {"request_fragment", "reply_fragment", "locaterequest", "locatereply", "closeconnection",
+                                "messageerror",     "garbage",        "request",       "reply"};
   std::string stem = file.substr(0, file.size() - 4);
   for (const char* role : roles) {
     std::size_t at = stem.rfind(std::string("_") + role);
@@ -85,11 +85,24 @@ fields parse_fields(const capture& c) {
   std::size_t at = text.rfind(role + ": ");
   if (at != std::string::npos) text = text.substr(at + role.size() + 2);
   fields f;
-  static const char* names[] = {"size", "request id", "response_expected", "response flags",
-                                "target KeyAddr key", "key", "operation", "principal",
-                                "service contexts", "no service contexts", "empty body",
-                                "body at offset", "status", "exception", "minor",
-                                "more fragments", "(header cut short", "not GIOP"};
+  static const char* names[] = {"size",
+                                "request id",
+                                "response_expected",
+                                "response flags",
+                                "target KeyAddr key",
+                                "key",
+                                "operation",
+                                "principal",
+                                "service contexts",
+                                "no service contexts",
+                                "empty body",
+                                "body at offset",
+                                "status",
+                                "exception",
+                                "minor",
+                                "more fragments",
+                                "(header cut short",
+                                "not GIOP"};
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find("; ", start);
@@ -187,9 +200,15 @@ std::vector<std::byte> reencode(const message_view& m) {
       body = {h.body.current(), h.body.remaining()};
       break;
     }
-    case message_type::close_connection: mark = impl.begin_close_connection(out); break;
-    case message_type::message_error: mark = impl.begin_message_error(out); break;
-    case message_type::cancel_request: mark = impl.begin_cancel_request(out, impl.decode_cancel_request(m)); break;
+    case message_type::close_connection:
+      mark = impl.begin_close_connection(out);
+      break;
+    case message_type::message_error:
+      mark = impl.begin_message_error(out);
+      break;
+    case message_type::cancel_request:
+      mark = impl.begin_cancel_request(out, impl.decode_cancel_request(m));
+      break;
     case message_type::fragment: {
       std::uint32_t id = 0;
       impl.leading_request_id(m, id);
@@ -216,9 +235,8 @@ std::string summary(const message_view& m) {
   switch (m.header.type) {
     case message_type::request: {
       request_header h = impl.decode_request(m);
-      s << " id " << h.request_id << " flags " << int{h.response_flags} << " key "
-        << to_hex(h.target.object_key) << " op " << h.operation << " principal "
-        << to_hex(h.requesting_principal);
+      s << " id " << h.request_id << " flags " << int{h.response_flags} << " key " << to_hex(h.target.object_key)
+        << " op " << h.operation << " principal " << to_hex(h.requesting_principal);
       list(h.service_contexts);
       s << " body " << rest(h.body);
       break;
@@ -269,8 +287,7 @@ TEST_CASE("omniORB captures: every message decodes and matches the manifest", "[
       continue;
     }
     REQUIRE(header.status == header_status::ok);
-    CHECK(std::to_string(header.header.ver.major) + "." + std::to_string(header.header.ver.minor) ==
-          c.version);
+    CHECK(std::to_string(header.header.ver.major) + "." + std::to_string(header.header.ver.minor) == c.version);
     CHECK(to_string(header.header.type) == c.type);
     CHECK(header.header.order == cdr::byte_order::little_endian);
     CHECK(header.header.more_fragments == f.has("more fragments"));
@@ -365,13 +382,14 @@ TEST_CASE("omniORB captures: every message decodes and matches the manifest", "[
       CAPTURE(i);
       CHECK(again[i] == std::byte{0});
     }
-    if (differing == 0) ++exact; else ++padding_only;
+    if (differing == 0) ++exact;
+    else ++padding_only;
   }
   CHECK(decoded > 300);
   CHECK(exact + padding_only == decoded);
   // For the README's record: how many omniORB messages carried non-zero padding.
-  std::printf("giop captures: %zu decoded, %zu reproduced exactly, %zu differ only in padding\n",
-              decoded, exact, padding_only);
+  std::printf("giop captures: %zu decoded, %zu reproduced exactly, %zu differ only in padding\n", decoded, exact,
+              padding_only);
 }
 
 TEST_CASE("omniORB captures: fragmented messages reassemble", "[giop][captures][fragment]") {
@@ -460,10 +478,24 @@ struct echo_value {
   std::size_t count = 1024;
   std::vector<double> doubles;
   // Record {long l; double d; short s; octet o; float f; char c; boolean b;}
-  struct record { std::int32_t l; double d; std::int16_t s; std::uint8_t o; float f; char c; bool b; };
+  struct record {
+    std::int32_t l;
+    double d;
+    std::int16_t s;
+    std::uint8_t o;
+    float f;
+    char c;
+    bool b;
+  };
   std::vector<record> records;
   // NARecord {octet o; double d; char c; long long ll; short s;}
-  struct narecord { std::uint8_t o; double d; char c; std::int64_t ll; std::int16_t s; };
+  struct narecord {
+    std::uint8_t o;
+    double d;
+    char c;
+    std::int64_t ll;
+    std::int16_t s;
+  };
   std::vector<narecord> narecords;
 };
 
@@ -487,8 +519,8 @@ echo_value sent_value(const std::string& client, const std::string& op) {
         v.narecords.push_back({static_cast<std::uint8_t>(i * 3 % 256), -1.5 * i, static_cast<char>(97 + i % 26),
                                (static_cast<std::int64_t>(i) << 33) + 5, static_cast<std::int16_t>(i % 1000 - 500)});
       else
-        v.narecords.push_back({static_cast<std::uint8_t>(k), 2.5 * k, static_cast<char>('m' + k),
-                               -9876543210LL * k, static_cast<std::int16_t>(42 * k)});
+        v.narecords.push_back({static_cast<std::uint8_t>(k), 2.5 * k, static_cast<char>('m' + k), -9876543210LL * k,
+                               static_cast<std::int16_t>(42 * k)});
     }
   }
   return v;

@@ -1,7 +1,7 @@
 // GIOP decoders: hand-written big-endian messages and encoder output (little-endian) read back,
 // every field checked; then every kind of malformed header and body.
-#include "orb/giop/protocol.h"
 #include "orb/giop/plain_messages.h"
+#include "orb/giop/protocol.h"
 
 #include <catch2/catch.hpp>
 
@@ -161,14 +161,14 @@ TEST_CASE("GIOP 1.0 and 1.1 Request, big-endian", "[giop][decode]") {
 TEST_CASE("GIOP 1.2 Request, big-endian: ProfileAddr, two contexts, body at 8", "[giop][decode]") {
   auto bytes = from_hex(
       "47 49 4f 50 01 02 00 00 00 00 00 4c"
-      "00 00 00 09 01 ee ee ee"                       // id 9, WITH_SERVER, reserved
+      "00 00 00 09 01 ee ee ee"                          // id 9, WITH_SERVER, reserved
       "00 01 00 00 00 00 00 00 00 00 00 04 aa bb cc dd"  // ProfileAddr {tag 0, 4 octets}
-      "00 00 00 05 6f 70 65 72 00 00 00 00"           // "oper"
+      "00 00 00 05 6f 70 65 72 00 00 00 00"              // "oper"
       "00 00 00 02"
       "00 00 00 01 00 00 00 01 ee 00 00 00"
       "53 59 00 01 00 00 00 02 01 02"
-      "00 00 00 00 00 00"                             // padding to 80
-      "40 00 00 00 00 00 00 00");                     // 2.0
+      "00 00 00 00 00 00"          // padding to 80
+      "40 00 00 00 00 00 00 00");  // 2.0
   request_header h = giop_1_2().decode_request(make_message_view(bytes));
   CHECK(h.request_id == 9);
   CHECK(h.response_flags == response_flags::with_server);
@@ -233,8 +233,9 @@ TEST_CASE("Replies and locate replies, big-endian", "[giop][decode]") {
     CHECK(e.minor() == 0x4f4d0001);
   }
   SECTION("1.0 LOCATION_FORWARD, 1.1 USER_EXCEPTION") {
-    auto bytes = from_hex("47 49 4f 50 01 00 00 01 00 00 00 10"
-                          "00 00 00 00 00 00 00 07 00 00 00 03 de ad be ef");
+    auto bytes = from_hex(
+        "47 49 4f 50 01 00 00 01 00 00 00 10"
+        "00 00 00 00 00 00 00 07 00 00 00 03 de ad be ef");
     reply_header h = giop_1_0().decode_reply(make_message_view(bytes));
     CHECK(h.request_id == 7);
     CHECK(h.status == reply_status::location_forward);
@@ -244,15 +245,17 @@ TEST_CASE("Replies and locate replies, big-endian", "[giop][decode]") {
     CHECK(giop_1_1().decode_reply(make_message_view(bytes)).status == reply_status::user_exception);
   }
   SECTION("1.2 NEEDS_ADDRESSING_MODE") {
-    auto bytes = from_hex("47 49 4f 50 01 02 00 01 00 00 00 0e"
-                          "00 00 00 07 00 00 00 05 00 00 00 00 00 01");
+    auto bytes = from_hex(
+        "47 49 4f 50 01 02 00 01 00 00 00 0e"
+        "00 00 00 07 00 00 00 05 00 00 00 00 00 01");
     reply_header h = giop_1_2().decode_reply(make_message_view(bytes));
     CHECK(h.status == reply_status::needs_addressing_mode);
     CHECK(read_addressing_disposition(h.body) == addressing_disposition::profile_addr);
   }
   SECTION("1.2 LocateReply OBJECT_FORWARD: body at offset 20") {
-    auto bytes = from_hex("47 49 4f 50 01 02 00 04 00 00 00 0c"
-                          "00 00 00 03 00 00 00 02 00 00 00 01");
+    auto bytes = from_hex(
+        "47 49 4f 50 01 02 00 04 00 00 00 0c"
+        "00 00 00 03 00 00 00 02 00 00 00 01");
     locate_reply_header h = giop_1_2().decode_locate_reply(make_message_view(bytes));
     CHECK(h.request_id == 3);
     CHECK(h.status == locate_status::object_forward);
@@ -369,18 +372,21 @@ TEST_CASE("Malformed bodies raise MARSHAL, never read past the message", "[giop]
                          marshal_with(minor::length_too_large));
   }
   SECTION("a 1.0 request whose principal runs past the end") {
-    auto bytes = from_hex("47 49 4f 50 01 00 00 00 00 00 00 18"
-                          "00 00 00 00 00 00 00 01 01 00 00 00 00 00 00 00 00 00 00 01 00 00 00 00"
-                          "00 00 00 09");
+    auto bytes = from_hex(
+        "47 49 4f 50 01 00 00 00 00 00 00 18"
+        "00 00 00 00 00 00 00 01 01 00 00 00 00 00 00 00 00 00 00 01 00 00 00 00"
+        "00 00 00 09");
     bytes[11] = std::byte{0x1c};
     CHECK_THROWS_AS(giop_1_0().decode_request(make_message_view(bytes)), SystemException);
   }
   SECTION("ProfileAddr and ReferenceAddr lengths beyond the message") {
-    auto bytes = from_hex("47 49 4f 50 01 02 00 03 00 00 00 10"
-                          "00 00 00 01 00 01 00 00 00 00 00 00 ff ff ff 00");
+    auto bytes = from_hex(
+        "47 49 4f 50 01 02 00 03 00 00 00 10"
+        "00 00 00 01 00 01 00 00 00 00 00 00 ff ff ff 00");
     CHECK_THROWS_AS(giop_1_2().decode_locate_request(make_message_view(bytes)), SystemException);
-    bytes = from_hex("47 49 4f 50 01 02 00 03 00 00 00 18"
-                     "00 00 00 01 00 02 00 00 00 00 00 00 00 00 00 01 00 00 00 00 0f ff ff ff");
+    bytes = from_hex(
+        "47 49 4f 50 01 02 00 03 00 00 00 18"
+        "00 00 00 01 00 02 00 00 00 00 00 00 00 00 00 01 00 00 00 00 0f ff ff ff");
     CHECK_THROWS_AS(giop_1_2().decode_locate_request(make_message_view(bytes)), SystemException);
   }
   SECTION("status values beyond the version") {
@@ -402,8 +408,7 @@ TEST_CASE("Malformed bodies raise MARSHAL, never read past the message", "[giop]
     cdr::input_stream in(body, cdr::byte_order::big_endian);
     CHECK_THROWS_MATCHES(read_system_exception(in), SystemException, marshal_with(minor::bad_enum));
     cdr::input_stream short_in(std::span<const std::byte>(body).first(10), cdr::byte_order::big_endian);
-    CHECK_THROWS_MATCHES(read_system_exception(short_in), SystemException,
-                         marshal_with(minor::read_past_end));
+    CHECK_THROWS_MATCHES(read_system_exception(short_in), SystemException, marshal_with(minor::read_past_end));
     auto disposition = from_hex("00 03");
     cdr::input_stream d(disposition, cdr::byte_order::big_endian);
     CHECK_THROWS_MATCHES(read_addressing_disposition(d), SystemException, marshal_with(minor::bad_enum));
@@ -427,9 +432,9 @@ TEST_CASE("decode_plain_reply agrees with decode_reply, or leaves the reply to i
           CAPTURE(minor, status, with_context, with_body);
           cdr::output_stream out;
           const protocol& impl = *protocol_for(minor);
-          auto mark = impl.begin_reply(out, 77, static_cast<reply_status>(status),
-                                       with_context ? std::span<const service_context>(contexts)
-                                                    : std::span<const service_context>{});
+          auto mark = impl.begin_reply(
+              out, 77, static_cast<reply_status>(status),
+              with_context ? std::span<const service_context>(contexts) : std::span<const service_context>{});
           if (with_body) out.write_double(2.5);
           auto message = make_message_view(protocol::finish(out, mark));
           reply_header plain;

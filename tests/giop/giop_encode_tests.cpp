@@ -17,8 +17,7 @@ using switchyard::test::to_hex;
 
 namespace {
 
-static_assert(cdr::native_byte_order == cdr::byte_order::little_endian,
-              "the expected hex below is little-endian");
+static_assert(cdr::native_byte_order == cdr::byte_order::little_endian, "the expected hex below is little-endian");
 
 std::span<const std::byte> bytes_of(const char* text) {
   return {reinterpret_cast<const std::byte*>(text), std::strlen(text)};
@@ -90,13 +89,13 @@ TEST_CASE("GIOP 1.2 Request: KeyAddr, service context, body aligned to 8", "[gio
     out.write_ulong(0x11223344);
     CHECK_BYTES(protocol::finish(out, mark),
                 "47 49 4f 50 01 02 01 00 30 00 00 00"
-                "05 00 00 00"              // request id
-                "03 00 00 00"              // response_flags WITH_TARGET, reserved[3]
-                "00 00 00 00"              // KeyAddr, padding
-                "04 00 00 00 6b 65 79 31"  // object key
-                "03 00 00 00 6f 70 00 00"  // operation, padding
+                "05 00 00 00"                                   // request id
+                "03 00 00 00"                                   // response_flags WITH_TARGET, reserved[3]
+                "00 00 00 00"                                   // KeyAddr, padding
+                "04 00 00 00 6b 65 79 31"                       // object key
+                "03 00 00 00 6f 70 00 00"                       // operation, padding
                 "01 00 00 00 0b 00 00 00 03 00 00 00 01 02 03"  // one context
-                "00"                       // padding to 8 (offset 56)
+                "00"                                            // padding to 8 (offset 56)
                 "44 33 22 11");
   }
   SECTION("without a body the padding is dropped") {
@@ -123,15 +122,16 @@ TEST_CASE("GIOP 1.2 Request: ProfileAddr and ReferenceAddr", "[giop][encode]") {
     CHECK_BYTES(protocol::finish(out, mark),
                 "47 49 4f 50 01 02 01 00 28 00 00 00"
                 "01 00 00 00 01 00 00 00"
-                "01 00 00 00"              // ProfileAddr, padding
-                "00 00 00 00"              // tag TAG_INTERNET_IOP
+                "01 00 00 00"  // ProfileAddr, padding
+                "00 00 00 00"  // tag TAG_INTERNET_IOP
                 "08 00 00 00 00 01 02 03 04 05 06 07"
                 "03 00 00 00 6f 70 00 00"
-                "00 00 00 00");            // no contexts; ends on 8
+                "00 00 00 00");  // no contexts; ends on 8
   }
   SECTION("ReferenceAddr: selected profile index and the IOR") {
-    auto ior = from_hex("0a 00 00 00 49 44 4c 3a 41 3a 31 2e 30 00 00 00"  // type id "IDL:A:1.0"
-                        "01 00 00 00 00 00 00 00 04 00 00 00 de ad be ef");
+    auto ior = from_hex(
+        "0a 00 00 00 49 44 4c 3a 41 3a 31 2e 30 00 00 00"  // type id "IDL:A:1.0"
+        "01 00 00 00 00 00 00 00 04 00 00 00 de ad be ef");
     fields.target.disposition = addressing_disposition::reference_addr;
     fields.target.selected_profile_index = 0;
     fields.target.ior = cdr_view{ior, cdr::byte_order::little_endian, 0};
@@ -139,8 +139,8 @@ TEST_CASE("GIOP 1.2 Request: ProfileAddr and ReferenceAddr", "[giop][encode]") {
     CHECK_BYTES(protocol::finish(out, mark),
                 "47 49 4f 50 01 02 01 00 3c 00 00 00"
                 "01 00 00 00 01 00 00 00"
-                "02 00 00 00"              // ReferenceAddr, padding
-                "00 00 00 00"              // selected_profile_index
+                "02 00 00 00"  // ReferenceAddr, padding
+                "00 00 00 00"  // selected_profile_index
                 "0a 00 00 00 49 44 4c 3a 41 3a 31 2e 30 00 00 00"
                 "01 00 00 00 00 00 00 00 04 00 00 00 de ad be ef"
                 "03 00 00 00 6f 70 00 00"
@@ -152,8 +152,7 @@ TEST_CASE("Replies in each version", "[giop][encode]") {
   cdr::output_stream out;
   SECTION("1.0 SYSTEM_EXCEPTION with the exception body") {
     message_mark mark = giop_1_0().begin_reply(out, 9, reply_status::system_exception);
-    write_system_exception(out, SystemException(SystemExceptionKind::MARSHAL, 0x53590009,
-                                                CompletionStatus::maybe));
+    write_system_exception(out, SystemException(SystemExceptionKind::MARSHAL, 0x53590009, CompletionStatus::maybe));
     CHECK_BYTES(protocol::finish(out, mark),
                 "47 49 4f 50 01 00 01 01 38 00 00 00"
                 "00 00 00 00 09 00 00 00 02 00 00 00"
@@ -190,7 +189,7 @@ TEST_CASE("Replies in each version", "[giop][encode]") {
                 "47 49 4f 50 01 02 01 01 2a 00 00 00"
                 "07 00 00 00 01 00 00 00"
                 "01 00 00 00 01 00 59 53 02 00 00 00 01 02"
-                "00 00 00 00 00 00"                          // padding to offset 40
+                "00 00 00 00 00 00"  // padding to offset 40
                 "0a 00 00 00 49 44 4c 3a 45 3a 31 2e 30 00");
     out.reset();
     mark = giop_1_2().begin_reply(out, 7, reply_status::no_exception, contexts);
@@ -218,13 +217,11 @@ TEST_CASE("LocateRequest and LocateReply in each version", "[giop][encode]") {
   auto key = target_address::by_key(bytes_of("key1"));
   SECTION("1.0 LocateRequest: id and object key") {
     auto mark = giop_1_0().begin_locate_request(out, 3, key);
-    CHECK_BYTES(protocol::finish(out, mark),
-                "47 49 4f 50 01 00 01 03 0c 00 00 00 03 00 00 00 04 00 00 00 6b 65 79 31");
+    CHECK_BYTES(protocol::finish(out, mark), "47 49 4f 50 01 00 01 03 0c 00 00 00 03 00 00 00 04 00 00 00 6b 65 79 31");
   }
   SECTION("1.1 LocateReply OBJECT_HERE") {
     auto mark = giop_1_1().begin_locate_reply(out, 3, locate_status::object_here);
-    CHECK_BYTES(protocol::finish(out, mark),
-                "47 49 4f 50 01 01 01 04 08 00 00 00 03 00 00 00 01 00 00 00");
+    CHECK_BYTES(protocol::finish(out, mark), "47 49 4f 50 01 01 01 04 08 00 00 00 03 00 00 00 01 00 00 00");
   }
   SECTION("1.2 LocateRequest: TargetAddress") {
     auto mark = giop_1_2().begin_locate_request(out, 3, key);
@@ -235,8 +232,7 @@ TEST_CASE("LocateRequest and LocateReply in each version", "[giop][encode]") {
   SECTION("1.2 LocateReply body follows at offset 20, not 8-aligned") {
     auto mark = giop_1_2().begin_locate_reply(out, 3, locate_status::loc_needs_addressing_mode);
     write_addressing_disposition(out, addressing_disposition::profile_addr);
-    CHECK_BYTES(protocol::finish(out, mark),
-                "47 49 4f 50 01 02 01 04 0a 00 00 00 03 00 00 00 05 00 00 00 01 00");
+    CHECK_BYTES(protocol::finish(out, mark), "47 49 4f 50 01 02 01 04 0a 00 00 00 03 00 00 00 05 00 00 00 01 00");
     out.reset();
     mark = giop_1_2().begin_locate_reply(out, 4, locate_status::loc_system_exception);
     write_system_exception(out, "IDL:omg.org/CORBA/OBJECT_NOT_EXIST:1.0", 1, CompletionStatus::no);
@@ -253,14 +249,12 @@ TEST_CASE("CancelRequest, CloseConnection, MessageError, Fragment", "[giop][enco
   CHECK_BYTES(protocol::finish(out, giop_1_0().begin_cancel_request(out, 0x11)),
               "47 49 4f 50 01 00 01 02 04 00 00 00 11 00 00 00");
   out.reset();
-  CHECK_BYTES(protocol::finish(out, giop_1_2().begin_close_connection(out)),
-              "47 49 4f 50 01 02 01 05 00 00 00 00");
+  CHECK_BYTES(protocol::finish(out, giop_1_2().begin_close_connection(out)), "47 49 4f 50 01 02 01 05 00 00 00 00");
   out.reset();
   CHECK_BYTES(protocol::finish(out, highest_protocol().begin_message_error(out)),
               "47 49 4f 50 01 02 01 06 00 00 00 00");
   out.reset();
-  CHECK_BYTES(protocol::finish(out, giop_1_0().begin_message_error(out)),
-              "47 49 4f 50 01 00 01 06 00 00 00 00");
+  CHECK_BYTES(protocol::finish(out, giop_1_0().begin_message_error(out)), "47 49 4f 50 01 00 01 06 00 00 00 00");
   out.reset();
   SECTION("1.1 Fragment: data right after the header, more-fragments bit") {
     auto mark = giop_1_1().begin_fragment(out, 99);
@@ -271,8 +265,7 @@ TEST_CASE("CancelRequest, CloseConnection, MessageError, Fragment", "[giop][enco
   SECTION("1.2 Fragment: the request id, then data at offset 16") {
     auto mark = giop_1_2().begin_fragment(out, 5);
     out.write_double(1.0);
-    CHECK_BYTES(protocol::finish(out, mark),
-                "47 49 4f 50 01 02 01 07 0c 00 00 00 05 00 00 00 00 00 00 00 00 00 f0 3f");
+    CHECK_BYTES(protocol::finish(out, mark), "47 49 4f 50 01 02 01 07 0c 00 00 00 05 00 00 00 00 00 00 00 00 00 f0 3f");
   }
   SECTION("1.2 Request with the more-fragments bit") {
     request_fields fields;
@@ -296,18 +289,18 @@ TEST_CASE("Encoder misuse raises MARSHAL bad_message", "[giop][encode][errors]")
                        Catch::Predicate<SystemException>(is_bad_message));
   CHECK_THROWS_MATCHES(giop_1_1().begin_locate_request(out, 1, fields.target), SystemException,
                        Catch::Predicate<SystemException>(is_bad_message));
-  CHECK_THROWS_MATCHES(giop_1_1().begin_reply(out, 1, reply_status::location_forward_perm),
-                       SystemException, Catch::Predicate<SystemException>(is_bad_message));
-  CHECK_THROWS_MATCHES(giop_1_0().begin_locate_reply(out, 1, locate_status::loc_system_exception),
-                       SystemException, Catch::Predicate<SystemException>(is_bad_message));
+  CHECK_THROWS_MATCHES(giop_1_1().begin_reply(out, 1, reply_status::location_forward_perm), SystemException,
+                       Catch::Predicate<SystemException>(is_bad_message));
+  CHECK_THROWS_MATCHES(giop_1_0().begin_locate_reply(out, 1, locate_status::loc_system_exception), SystemException,
+                       Catch::Predicate<SystemException>(is_bad_message));
   CHECK_THROWS_MATCHES(giop_1_0().begin_fragment(out, 1), SystemException,
                        Catch::Predicate<SystemException>(is_bad_message));
   out.reset();
   auto mark = giop_1_2().begin_cancel_request(out, 1);
-  CHECK_THROWS_MATCHES(giop_1_2().set_more_fragments(out, mark, message_type::cancel_request),
-                       SystemException, Catch::Predicate<SystemException>(is_bad_message));
-  CHECK_THROWS_MATCHES(giop_1_1().set_more_fragments(out, mark, message_type::locate_request),
-                       SystemException, Catch::Predicate<SystemException>(is_bad_message));
+  CHECK_THROWS_MATCHES(giop_1_2().set_more_fragments(out, mark, message_type::cancel_request), SystemException,
+                       Catch::Predicate<SystemException>(is_bad_message));
+  CHECK_THROWS_MATCHES(giop_1_1().set_more_fragments(out, mark, message_type::locate_request), SystemException,
+                       Catch::Predicate<SystemException>(is_bad_message));
 }
 
 TEST_CASE("A message written after other data keeps its own alignment origin", "[giop][encode]") {
@@ -319,7 +312,7 @@ TEST_CASE("A message written after other data keeps its own alignment origin", "
   CHECK_BYTES(protocol::finish(out, mark),
               "47 49 4f 50 01 02 01 01 14 00 00 00"
               "07 00 00 00 00 00 00 00 00 00 00 00"  // id, status, no contexts: offset 24
-              "00 00 00 00 00 00 00 40");           // 2.0, 8-aligned from the message start
+              "00 00 00 00 00 00 00 40");            // 2.0, 8-aligned from the message start
 }
 
 TEST_CASE("begin_plain_reply writes what begin_reply writes for NO_EXCEPTION", "[giop][encode]") {

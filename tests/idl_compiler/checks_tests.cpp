@@ -58,8 +58,7 @@ TEST_CASE("checks: inheritance rules", "[idl][checks]") {
   CHECK(error_of("interface F; interface I : F {};") ==
         "interface 'I' cannot inherit from 'F', which is only forward-declared at this point");
   CHECK(error_of("interface I : Nope {};") == "undefined name 'Nope'");
-  CHECK(error_of("struct S { long a; }; interface I : S {};") ==
-        "'S' is not an interface (it is a struct)");
+  CHECK(error_of("struct S { long a; }; interface I : S {};") == "'S' is not an interface (it is a struct)");
   CHECK(error_of("interface A {}; interface I : A, A {};") == "'A' appears twice in the bases of 'I'");
   CHECK(error_of("interface A {}; abstract interface I : A {};") ==
         "abstract interface 'I' cannot inherit from non-abstract interface 'A'");
@@ -73,7 +72,8 @@ TEST_CASE("checks: inheritance rules", "[idl][checks]") {
         "operation 'X' clashes with 'x' inherited from 'A'");
   // The same operation reached twice (a diamond) is fine.
   CHECK(compile("interface A { void f(); }; interface B : A {}; interface C : A {}; "
-                "interface D : B, C {};").errors() == 0);
+                "interface D : B, C {};")
+            .errors() == 0);
   // Names are found through bases.
   CHECK(compile("interface A { typedef long T; }; interface B : A { T get(); };").errors() == 0);
 }
@@ -132,24 +132,17 @@ TEST_CASE("checks: constant values, types and ranges", "[idl][checks]") {
 
 TEST_CASE("checks: wrong constants", "[idl][checks]") {
   CHECK(error_of("const octet o = 256;") == "value 256 is out of range for type 'octet' (0..255)");
-  CHECK(error_of("const short s = 40000;") ==
-        "value 40000 is out of range for type 'short' (-32768..32767)");
-  CHECK(error_of("const unsigned long u = -1;") ==
-        "value -1 is out of range for type 'unsigned long' (0..4294967295)");
-  CHECK(error_of("const long l = \"x\";") ==
-        "expected an integer for a constant of type 'long', found a string");
-  CHECK(error_of("const string s = 1;") ==
-        "expected a string for a constant of type 'string', found an integer");
-  CHECK(error_of("const boolean b = 1;") ==
-        "expected a boolean for a constant of type 'boolean', found an integer");
+  CHECK(error_of("const short s = 40000;") == "value 40000 is out of range for type 'short' (-32768..32767)");
+  CHECK(error_of("const unsigned long u = -1;") == "value -1 is out of range for type 'unsigned long' (0..4294967295)");
+  CHECK(error_of("const long l = \"x\";") == "expected an integer for a constant of type 'long', found a string");
+  CHECK(error_of("const string s = 1;") == "expected a string for a constant of type 'string', found an integer");
+  CHECK(error_of("const boolean b = 1;") == "expected a boolean for a constant of type 'boolean', found an integer");
   CHECK(error_of("const long l = 1.5;") ==
         "expected an integer for a constant of type 'long', found a floating-point value");
   CHECK(error_of("const long l = 1 / 0;") == "division by zero in constant expression");
   CHECK(error_of("const long long l = 1 << 64;") == "shift count 64 is outside 0..63");
-  CHECK(error_of("const unsigned long long l = 18446744073709551615 + 1;") ==
-        "constant expression overflows");
-  CHECK(error_of("const double d = 1.0 % 2.0;") ==
-        "operator '%' cannot be applied to a floating-point value");
+  CHECK(error_of("const unsigned long long l = 18446744073709551615 + 1;") == "constant expression overflows");
+  CHECK(error_of("const double d = 1.0 % 2.0;") == "operator '%' cannot be applied to a floating-point value");
   CHECK(error_of("const boolean b = ~TRUE;") == "operator '~' cannot be applied to a boolean");
   CHECK(error_of("typedef string<2> S; const S text = \"abc\";") ==
         "string of 3 characters exceeds the bound 2 of type 'string'");
@@ -160,8 +153,7 @@ TEST_CASE("checks: wrong constants", "[idl][checks]") {
   CHECK(error_of("typedef sequence<long, 0> S;") == "the bound must be a positive integer, not 0");
   CHECK(error_of("typedef long A[0];") == "the array dimension must be a positive integer, not 0");
   CHECK(error_of("typedef fixed<40, 2> F;") == "fixed-point types have at most 31 digits, not 40");
-  CHECK(error_of("typedef fixed<5, 6> F;") ==
-        "the scale 6 of a fixed-point type exceeds its 5 digits");
+  CHECK(error_of("typedef fixed<5, 6> F;") == "the scale 6 of a fixed-point type exceeds its 5 digits");
 }
 
 TEST_CASE("checks: unions", "[idl][checks]") {
@@ -189,8 +181,7 @@ TEST_CASE("checks: unions", "[idl][checks]") {
         "'b' is not an enumerator of 'E'");
   CHECK(error_of("union U switch (boolean) { case TRUE: long a; case FALSE: long b; default: long c; };") ==
         "union 'U' has a default label, but its cases already cover every value of the discriminator");
-  CHECK(error_of("union U switch (long) { case 1: long a; case 2: short a; };") ==
-        "redefinition of 'a'");
+  CHECK(error_of("union U switch (long) { case 1: long a; case 2: short a; };") == "redefinition of 'a'");
   CHECK(error_of("union U switch (char) { case 1: long a; };") ==
         "expected a character for a constant of type 'char', found an integer");
 }
@@ -201,11 +192,9 @@ TEST_CASE("checks: operations and attributes", "[idl][checks]") {
         "oneway operation 'f' can have only 'in' parameters");
   CHECK(error_of("exception E {}; interface I { oneway void f() raises (E); };") ==
         "oneway operation 'f' cannot raise user exceptions");
-  CHECK(error_of("struct S { long a; }; interface I { void f() raises (S); };") ==
-        "'S' is not an exception");
+  CHECK(error_of("struct S { long a; }; interface I { void f() raises (S); };") == "'S' is not an exception");
   CHECK(error_of("interface I { attribute long a getraises (Nope); };") == "undefined name 'Nope'");
-  CHECK(error_of("interface I { void f() context (\"1bad\"); };") ==
-        "'1bad' is not a valid context name");
+  CHECK(error_of("interface I { void f() context (\"1bad\"); };") == "'1bad' is not a valid context name");
   CHECK(error_of("exception E { long a; }; typedef E T;") == "'E' is not a type (it is a exception)");
 }
 
@@ -222,13 +211,11 @@ TEST_CASE("checks: custom valuetypes are rejected only where a back end would ne
   CHECK(checked.errors() == 0);
   CHECK(checked.warnings() == 2);
   // In an included file and unused by the main file: nothing to say, even when generating.
-  auto included = compile("#include \"values.idl\"\ninterface J { long f(); };",
-                          {{"values.idl", idl}}, generating);
+  auto included = compile("#include \"values.idl\"\ninterface J { long f(); };", {{"values.idl", idl}}, generating);
   CHECK(included.errors() == 0);
   CHECK(included.warnings() == 0);
   // ...but using it from the main file is an error.
-  auto used = compile("#include \"values.idl\"\nstruct S { V v; };", {{"values.idl", idl}},
-                      generating);
+  auto used = compile("#include \"values.idl\"\nstruct S { V v; };", {{"values.idl", idl}}, generating);
   CHECK(used.errors() == 1);
   // Other valuetypes, boxes and ValueBase generate.
   const std::string plain =
@@ -243,8 +230,8 @@ TEST_CASE("checks: a lattice of diamond inheritance stays fast", "[idl][checks]"
   // Each interface inherits the two before it: 2^60 paths, 60 interfaces.
   std::string idl = "interface I0 {}; interface I1 : I0 {};";
   for (int i = 2; i < 60; ++i)
-    idl += " interface I" + std::to_string(i) + " : I" + std::to_string(i - 1) + ", I" +
-           std::to_string(i - 2) + " { typedef Missing" + std::to_string(i) + " T; };";
+    idl += " interface I" + std::to_string(i) + " : I" + std::to_string(i - 1) + ", I" + std::to_string(i - 2) +
+           " { typedef Missing" + std::to_string(i) + " T; };";
   auto c = compile(idl);
   CHECK(c.errors() == 58);  // each undefined name once, found after one walk of the bases
 }

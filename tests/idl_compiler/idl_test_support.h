@@ -35,8 +35,7 @@ struct Compiled {
   std::string dump(bool all = false) const { return dump_declarations(*specification, all); }
 };
 
-inline Compiled compile(const std::string& main_text,
-                        const std::map<std::string, std::string>& other_files = {},
+inline Compiled compile(const std::string& main_text, const std::map<std::string, std::string>& other_files = {},
                         FrontEndOptions options = {}) {
   Compiled c;
   c.diagnostics = std::make_unique<Diagnostics>(*c.sources);
@@ -69,8 +68,7 @@ inline std::string repository_id(const Compiled& c, const std::string& scoped) {
 inline std::vector<Token> lex_all(const std::string& text, Diagnostics& diagnostics) {
   Lexer lexer(text, 1, diagnostics);
   std::vector<Token> tokens;
-  for (Token t = lexer.next(); !t.is(TokenKind::end_of_file) && tokens.size() < 10000;
-       t = lexer.next())
+  for (Token t = lexer.next(); !t.is(TokenKind::end_of_file) && tokens.size() < 10000; t = lexer.next())
     tokens.push_back(t);
   return tokens;
 }
@@ -83,8 +81,7 @@ struct Preprocessed {
   std::string spelling() const {  // token texts joined by spaces, markers skipped
     std::string out;
     for (const Token& t : tokens) {
-      if (t.is(TokenKind::pragma) || t.is(TokenKind::file_begin) || t.is(TokenKind::file_end))
-        continue;
+      if (t.is(TokenKind::pragma) || t.is(TokenKind::file_begin) || t.is(TokenKind::file_end)) continue;
       if (!out.empty()) out += ' ';
       out += t.is(TokenKind::string_literal) ? "\"" + t.text + "\"" : t.text;
     }
@@ -92,8 +89,7 @@ struct Preprocessed {
   }
 };
 
-inline Preprocessed preprocess(const std::string& main_text,
-                               const std::map<std::string, std::string>& other_files = {},
+inline Preprocessed preprocess(const std::string& main_text, const std::map<std::string, std::string>& other_files = {},
                                PreprocessorOptions options = {}) {
   Preprocessed p;
   p.diagnostics = std::make_unique<Diagnostics>(*p.sources);
@@ -102,8 +98,7 @@ inline Preprocessed preprocess(const std::string& main_text,
   for (const auto& [path, text] : other_files) files.add(path, text);
   Preprocessor pre(*p.sources, *p.diagnostics, files, options);
   if (!pre.open_main_file("main.idl")) return p;
-  for (Token t = pre.next(); !t.is(TokenKind::end_of_file) && p.tokens.size() < 100000;
-       t = pre.next())
+  for (Token t = pre.next(); !t.is(TokenKind::end_of_file) && p.tokens.size() < 100000; t = pre.next())
     p.tokens.push_back(t);
   return p;
 }

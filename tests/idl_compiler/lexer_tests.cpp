@@ -99,6 +99,7 @@ TEST_CASE("lexer: quiet mode reports nothing", "[idl][lexer]") {
   Diagnostics diagnostics(sources);
   Lexer lexer("don't \"open", 1, diagnostics);
   lexer.set_quiet(true);
-  while (!lexer.next().is(TokenKind::end_of_file)) {}
+  while (!lexer.next().is(TokenKind::end_of_file)) {
+  }
   CHECK(diagnostics.error_count() == 0);
 }

@@ -164,8 +164,7 @@ TEST_CASE("parser: types declared inside structs, unions and exceptions", "[idl]
 
 TEST_CASE("parser: what may not be declared inside a struct is one clear error", "[idl][parser]") {
   CHECK(compile("struct S { typedef long T; T t; };").first_error() == "expected a type, found 'typedef'");
-  CHECK(compile("struct S { exception E { long c; } e; };").first_error() ==
-        "expected ';' after exception, found 'e'");
+  CHECK(compile("struct S { exception E { long c; } e; };").first_error() == "expected ';' after exception, found 'e'");
   CHECK(compile("struct S { interface I {}; long x; };").errors() >= 1);
   CHECK(compile("union U switch (long) { struct S { long a; } s; case 1: long x; };").first_error() ==
         "expected ';' after struct, found 's'");
@@ -195,16 +194,14 @@ TEST_CASE("parser: missing ';' is one error and parsing goes on", "[idl][parser]
 }
 
 TEST_CASE("parser: keywords and escaped identifiers", "[idl][parser]") {
-  CHECK(compile("typedef long module;").first_error() ==
-        "expected a name, found keyword 'module'");
+  CHECK(compile("typedef long module;").first_error() == "expected a name, found keyword 'module'");
   CHECK(compile("typedef long Interface;").first_error() ==
         "identifier 'Interface' collides with keyword 'interface' (IDL keywords match "
         "regardless of case; escape it as '_Interface')");
   auto ok = compile("typedef long _Interface; typedef Interface Again;");
   CHECK(ok.errors() == 0);
   CHECK(ok.specification->root.definitions[0]->name == "Interface");
-  CHECK(compile("component C {};").first_error() ==
-        "'component' (CORBA Component Model) is not supported");
+  CHECK(compile("component C {};").first_error() == "'component' (CORBA Component Model) is not supported");
 }
 
 TEST_CASE("parser: nesting is bounded", "[idl][parser]") {
@@ -237,11 +234,41 @@ TEST_CASE("parser: an abstract value box is an error, not a crash", "[idl][parse
 
 TEST_CASE("front end: arbitrary bytes give errors, never a crash", "[idl][parser]") {
   // Deterministic pseudo-random inputs made of IDL fragments and raw bytes.
-  static const char* pieces[] = {"module ", "interface ", "struct ", "union ", "switch", "(",
-                                 ")", "{", "}", ";", "<", ">", ">>", "::", "#define X(a) a a\n",
-                                 "#if ", "#endif\n", "#include \"main.idl\"\n", "X(", "case 1:",
-                                 "long ", "sequence", "\"str", "'", "/*", "typedef ", "A ", "a ",
-                                 ",", "=", "1", "0x", "\n", "#pragma prefix \"p\"\n", "\xff"};
+  static const char* pieces[] = {"module ",
+                                 "interface ",
+                                 "struct ",
+                                 "union ",
+                                 "switch",
+                                 "(",
+                                 ")",
+                                 "{",
+                                 "}",
+                                 ";",
+                                 "<",
+                                 ">",
+                                 ">>",
+                                 "::",
+                                 "#define X(a) a a\n",
+                                 "#if ",
+                                 "#endif\n",
+                                 "#include \"main.idl\"\n",
+                                 "X(",
+                                 "case 1:",
+                                 "long ",
+                                 "sequence",
+                                 "\"str",
+                                 "'",
+                                 "/*",
+                                 "typedef ",
+                                 "A ",
+                                 "a ",
+                                 ",",
+                                 "=",
+                                 "1",
+                                 "0x",
+                                 "\n",
+                                 "#pragma prefix \"p\"\n",
+                                 "\xff"};
   std::uint32_t state = 12345;
   for (int round = 0; round < 300; ++round) {
     std::string text;

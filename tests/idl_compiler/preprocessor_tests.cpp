@@ -16,8 +16,7 @@ TEST_CASE("preprocessor: object-like and function-like macros", "[idl][preproces
       "#define EMPTY()\n"
       "N MAX(N, 2) STR(hello world) CAT(foo, bar) EMPTY() end\n");
   REQUIRE(p.diagnostics->error_count() == 0);
-  CHECK(p.spelling() ==
-        "10 ( ( 10 ) > ( 2 ) ? ( 10 ) : ( 2 ) ) \"hello world\" foobar end");
+  CHECK(p.spelling() == "10 ( ( 10 ) > ( 2 ) ? ( 10 ) : ( 2 ) ) \"hello world\" foobar end");
 }
 
 TEST_CASE("preprocessor: a function-like macro name without '(' stays a name", "[idl][preprocessor]") {
@@ -51,24 +50,18 @@ TEST_CASE("preprocessor: bad conditionals are reported", "[idl][preprocessor]") 
   CHECK(preprocess("#if 1\nx\n").diagnostics->diagnostics()[0].message ==
         "unterminated conditional directive (#if without #endif)");
   CHECK(preprocess("#endif\n").diagnostics->diagnostics()[0].message == "#endif without #if");
-  CHECK(preprocess("#if 1\n#else\n#else\n#endif\n").diagnostics->diagnostics()[0].message ==
-        "#else after #else");
-  CHECK(preprocess("#if (1\n#endif\n").diagnostics->diagnostics()[0].message ==
-        "missing ')' in #if expression");
-  CHECK(preprocess("#bogus\n").diagnostics->diagnostics()[0].message ==
-        "unknown preprocessor directive '#bogus'");
-  CHECK(preprocess("#error stop here\n").diagnostics->diagnostics()[0].message ==
-        "#error stop here");
+  CHECK(preprocess("#if 1\n#else\n#else\n#endif\n").diagnostics->diagnostics()[0].message == "#else after #else");
+  CHECK(preprocess("#if (1\n#endif\n").diagnostics->diagnostics()[0].message == "missing ')' in #if expression");
+  CHECK(preprocess("#bogus\n").diagnostics->diagnostics()[0].message == "unknown preprocessor directive '#bogus'");
+  CHECK(preprocess("#error stop here\n").diagnostics->diagnostics()[0].message == "#error stop here");
 }
 
 TEST_CASE("preprocessor: #include with quotes, angle brackets and guards", "[idl][preprocessor]") {
   PreprocessorOptions options;
   options.include_dirs = {"inc"};
-  auto p = preprocess(
-      "#include \"local.idl\"\n#include <sys.idl>\n#include \"local.idl\"\nend\n",
-      {{"local.idl", "#ifndef LOCAL\n#define LOCAL\nlocal\n#endif\n"},
-       {"inc/sys.idl", "sys\n"}},
-      options);
+  auto p =
+      preprocess("#include \"local.idl\"\n#include <sys.idl>\n#include \"local.idl\"\nend\n",
+                 {{"local.idl", "#ifndef LOCAL\n#define LOCAL\nlocal\n#endif\n"}, {"inc/sys.idl", "sys\n"}}, options);
   REQUIRE(p.diagnostics->error_count() == 0);
   CHECK(p.spelling() == "local sys end");
   // Markers tell the parser where each file begins and ends.
@@ -88,8 +81,8 @@ TEST_CASE("preprocessor: <...> does not search the including file's directory", 
 }
 
 TEST_CASE("preprocessor: include cycles and depth are bounded", "[idl][preprocessor]") {
-  auto cycle = preprocess("#include \"a.idl\"\n", {{"a.idl", "#include \"b.idl\"\n"},
-                                                   {"b.idl", "#include \"a.idl\"\n"}});
+  auto cycle =
+      preprocess("#include \"a.idl\"\n", {{"a.idl", "#include \"b.idl\"\n"}, {"b.idl", "#include \"a.idl\"\n"}});
   REQUIRE(cycle.diagnostics->error_count() == 1);
   CHECK(cycle.diagnostics->diagnostics()[0].message == "#include cycle: 'a.idl' includes itself");
 
@@ -97,8 +90,8 @@ TEST_CASE("preprocessor: include cycles and depth are bounded", "[idl][preproces
   CHECK(self.diagnostics->error_count() == 1);
 
   // A guarded cycle is fine, as with any C preprocessor.
-  auto guarded = preprocess("#include \"g.idl\"\n",
-                            {{"g.idl", "#ifndef G\n#define G\n#include \"g.idl\"\ng\n#endif\n"}});
+  auto guarded =
+      preprocess("#include \"g.idl\"\n", {{"g.idl", "#ifndef G\n#define G\n#include \"g.idl\"\ng\n#endif\n"}});
   CHECK(guarded.diagnostics->error_count() == 0);
   CHECK(guarded.spelling() == "g");
 
@@ -109,8 +102,7 @@ TEST_CASE("preprocessor: include cycles and depth are bounded", "[idl][preproces
   chain["f80.idl"] = "deep\n";
   auto deep = preprocess("#include \"f0.idl\"\n", chain);
   REQUIRE(deep.diagnostics->error_count() == 1);
-  CHECK(deep.diagnostics->diagnostics()[0].message ==
-        "#include nested too deeply (more than 64 levels)");
+  CHECK(deep.diagnostics->diagnostics()[0].message == "#include nested too deeply (more than 64 levels)");
 }
 
 TEST_CASE("preprocessor: macro expansion is bounded", "[idl][preprocessor]") {
@@ -118,8 +110,7 @@ TEST_CASE("preprocessor: macro expansion is bounded", "[idl][preprocessor]") {
   // Each level doubles: 2^40 tokens if nothing stopped it.
   text += "#define L0 x x\n";
   for (int i = 1; i <= 40; ++i)
-    text += "#define L" + std::to_string(i) + " L" + std::to_string(i - 1) + " L" +
-            std::to_string(i - 1) + "\n";
+    text += "#define L" + std::to_string(i) + " L" + std::to_string(i - 1) + " L" + std::to_string(i - 1) + "\n";
   text += "L40\n";
   auto p = preprocess(text);
   CHECK(p.diagnostics->error_count() == 1);
@@ -165,10 +156,8 @@ TEST_CASE("preprocessor: -D definitions and #line", "[idl][preprocessor]") {
 TEST_CASE("preprocessor: wrong macro calls are reported", "[idl][preprocessor]") {
   CHECK(preprocess("#define F(a, b) a b\nF(1)\n").diagnostics->diagnostics()[0].message ==
         "macro 'F' expects 2 arguments, got 1");
-  CHECK(preprocess("#define F(a) a\nF(1\n").diagnostics->diagnostics()[0].message ==
-        "unterminated call of macro 'F'");
-  CHECK(preprocess("#define 1\n").diagnostics->diagnostics()[0].message ==
-        "macro name must be an identifier");
+  CHECK(preprocess("#define F(a) a\nF(1\n").diagnostics->diagnostics()[0].message == "unterminated call of macro 'F'");
+  CHECK(preprocess("#define 1\n").diagnostics->diagnostics()[0].message == "macro name must be an identifier");
   CHECK(preprocess("#define F(a,) a\n").diagnostics->diagnostics()[0].message ==
         "invalid parameter list in definition of macro 'F'");
 }

@@ -8,8 +8,9 @@ using namespace switchyard::idl;
 using namespace switchyard::idl::testing;
 
 TEST_CASE("repository ids: plain scoped names", "[idl][repository_id]") {
-  auto c = compile("struct BinStruct { short s; }; interface ttcp_sequence { "
-                   "typedef sequence<BinStruct> StructSeq; void op(); attribute long a; };");
+  auto c = compile(
+      "struct BinStruct { short s; }; interface ttcp_sequence { "
+      "typedef sequence<BinStruct> StructSeq; void op(); attribute long a; };");
   REQUIRE(c.errors() == 0);
   CHECK(repository_id(c, "::BinStruct") == "IDL:BinStruct:1.0");
   CHECK(repository_id(c, "::ttcp_sequence") == "IDL:ttcp_sequence:1.0");
@@ -109,8 +110,7 @@ TEST_CASE("repository ids: wrong pragmas", "[idl][repository_id]") {
   auto version = compile("typedef long T;\n#pragma version T 1.1\n#pragma version T 1.2\n");
   CHECK(version.first_error() == "version of 'T' is already 1.1");
   auto dce = compile("typedef long T;\n#pragma ID T \"DCE:x:1\"\n#pragma version T 2.0\n");
-  CHECK(dce.first_error() ==
-        "#pragma version cannot apply to 'T', whose repository id 'DCE:x:1' is not in IDL format");
+  CHECK(dce.first_error() == "#pragma version cannot apply to 'T', whose repository id 'DCE:x:1' is not in IDL format");
   CHECK(compile("#pragma ID Nope \"IDL:x:1.0\"\n").first_error() == "undefined name 'Nope'");
   CHECK(compile("typedef long T;\n#pragma ID T \"nocolon\"\n").first_error() ==
         "'nocolon' is not a repository id (expected a form like IDL:name:1.0)");
@@ -125,8 +125,7 @@ TEST_CASE("repository ids: the shared IDL files", "[idl][repository_id]") {
   for (const char* name : {"ttcp_sequence.idl", "integrity.idl"}) {
     Compiled c;
     c.diagnostics = std::make_unique<Diagnostics>(*c.sources);
-    c.specification = compile_file(std::string(SHARED_IDL_DIR) + "/" + name, disk, *c.sources,
-                                   *c.diagnostics, options);
+    c.specification = compile_file(std::string(SHARED_IDL_DIR) + "/" + name, disk, *c.sources, *c.diagnostics, options);
     INFO(c.text());
     REQUIRE(c.errors() == 0);
     if (std::string(name) == "ttcp_sequence.idl") {

@@ -63,9 +63,12 @@ TEST_CASE("layer and strategy names round-trip", "[instrument]") {
   CHECK(to_string(static_cast<layer>(200)) == "?");
   // Every demultiplexing strategy has a label of its own, spelled as -ORBServantDemux spells it.
   const std::pair<demux_strategy, std::string_view> spelled[] = {
-      {demux_strategy::linear, "linear"},   {demux_strategy::binary, "binary"},
-      {demux_strategy::dynamic, "dynamic"}, {demux_strategy::perfect, "perfect"},
-      {demux_strategy::perfect_fast, "perfect-fast"}, {demux_strategy::active, "active"},
+      {demux_strategy::linear, "linear"},
+      {demux_strategy::binary, "binary"},
+      {demux_strategy::dynamic, "dynamic"},
+      {demux_strategy::perfect, "perfect"},
+      {demux_strategy::perfect_fast, "perfect-fast"},
+      {demux_strategy::active, "active"},
   };
   REQUIRE(std::size(spelled) == all_demux_strategies.size());
   for (auto [value, name] : spelled) {
@@ -105,7 +108,7 @@ TEST_CASE("rows: every layer, shares of the whole, means", "[instrument]") {
   CHECK(share == Approx(100.0).epsilon(1e-9));
   CHECK(rows[0].row_layer == layer::read);
   CHECK(rows[0].calls == 10);
-  CHECK(rows[0].total_us == Approx(0.2));   // 100 ticks * 2 ns
+  CHECK(rows[0].total_us == Approx(0.2));  // 100 ticks * 2 ns
   CHECK(rows[0].mean_ns == Approx(20.0));
   CHECK(rows[2].row_strategy == strategy::linear);
   CHECK(rows[3].row_strategy == strategy::perfect);
@@ -248,9 +251,7 @@ TEST_CASE("scoped probes accumulate per layer and strategy", "[instrument]") {
   for (int i = 0; i < 3; ++i) {
     scoped_probe probe(table, layer::servant_demux, strategy::dynamic);
   }
-  {
-    scoped_probe probe(table, layer::servant_demux, strategy::active);
-  }
+  { scoped_probe probe(table, layer::servant_demux, strategy::active); }
   probe_snapshot s = table.snapshot();
   CHECK(s.at(layer::parse, strategy::none).calls == 5);
   CHECK(s.at(layer::servant_demux, strategy::dynamic).calls == 3);

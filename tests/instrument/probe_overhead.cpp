@@ -4,12 +4,12 @@
 // ns per operation, the empty loop subtracted. Figures go in docs/instrumentation.md.
 #include <switchyard/instrument.h>
 
+#include <time.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <functional>
-#include <time.h>
 #include <vector>
 
 #include "probe_overhead.h"
@@ -127,20 +127,20 @@ int main() {
   results.push_back({"scoped_probe: compiled in, switched off", net(median_ns(scoped_loop))});
   table.enable(true);
   results.push_back({"scoped_probe: switched on", net(median_ns(scoped_loop))});
-  results.push_back({"scoped_probe: compiled out",
-                     net(median_ns([](std::uint64_t n) { bench::compiled_out_scoped_loop(n); }))});
+  results.push_back(
+      {"scoped_probe: compiled out", net(median_ns([](std::uint64_t n) { bench::compiled_out_scoped_loop(n); }))});
 
   table.enable(false);
   results.push_back({"phase_timer, 8 marks (a request): switched off",
                      net(median_ns([](std::uint64_t n) { phase_loop(table, n); }))});
   table.enable(true);
-  results.push_back({"phase_timer, 8 marks (a request): switched on",
-                     net(median_ns([](std::uint64_t n) { phase_loop(table, n); }))});
+  results.push_back(
+      {"phase_timer, 8 marks (a request): switched on", net(median_ns([](std::uint64_t n) { phase_loop(table, n); }))});
   results.push_back({"phase_timer, 8 marks (a request): compiled out",
                      net(median_ns([](std::uint64_t n) { bench::compiled_out_phase_loop(n); }))});
 
-  std::printf("# probe overhead: median of %d x %llu iterations, empty loop (%.2f ns) subtracted\n",
-              repetitions, static_cast<unsigned long long>(iterations), empty);
+  std::printf("# probe overhead: median of %d x %llu iterations, empty loop (%.2f ns) subtracted\n", repetitions,
+              static_cast<unsigned long long>(iterations), empty);
   std::printf("# clock %.*s, %.4f ns per tick\n", static_cast<int>(clock_name().size()), clock_name().data(),
               nanoseconds_per_tick());
   std::printf("%-50s %10s\n", "what", "ns");

@@ -22,7 +22,6 @@ namespace {
 
 const char* omni_server_program() { return std::getenv("OMNI_PEER_SERVER"); }
 
-
 }  // namespace
 
 TEST_CASE("generated Integrity stubs: omniORB's Echo returns every value unchanged", "[interop][generated]") {

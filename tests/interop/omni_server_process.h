@@ -33,8 +33,8 @@ class omni_server {
                  ("sy_omni_" + std::to_string(::getpid()) + "_" + std::to_string(next_id_++));
     std::filesystem::create_directories(directory_);
     auto ior_file = (directory_ / "iors.txt").string();
-    std::vector<std::string> args = {program,         "--ior-file",  ior_file, "--servants",
-                                     std::to_string(servants), "--seconds", "120"};
+    std::vector<std::string> args = {program,     "--ior-file", ior_file, "--servants", std::to_string(servants),
+                                     "--seconds", "120"};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -51,7 +51,8 @@ class omni_server {
         pid_ = -1;
         throw std::runtime_error("omni_server exited before writing its IOR file");
       }
-      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("omni_server wrote no IOR file in 20 s");
+      if (std::chrono::steady_clock::now() > deadline)
+        throw std::runtime_error("omni_server wrote no IOR file in 20 s");
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     std::ifstream in(ior_file);

@@ -15,9 +15,9 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>

@@ -52,11 +52,11 @@ omni_server* shared_server() {
   return server.get();
 }
 
-#define REQUIRE_OMNI_SERVER(server)                                                          \
-  omni_server* server = shared_server();                                                     \
-  if (server == nullptr) {                                                                   \
+#define REQUIRE_OMNI_SERVER(server)                                                         \
+  omni_server* server = shared_server();                                                    \
+  if (server == nullptr) {                                                                  \
     WARN("OMNI_PEER_SERVER is not set (omniORB not found at configure time): not checked"); \
-    return;                                                                                  \
+    return;                                                                                 \
   }
 
 std::shared_ptr<orb> client_orb(const std::string& version) { return orb_init({"-ORBGIOPVersion", version}); }
@@ -218,8 +218,9 @@ TEST_CASE("omniORB answers a mangled object key with OBJECT_NOT_EXIST", "[intero
   auto mangled = client->string_to_object(with_mangled_key(server->ior("ttcp/0")));
   hand::ttcp_sequence_stub stub(mangled);
   CHECK(system_exception_of([&] { stub.sendNoParams_2way(); }).kind() == SystemExceptionKind::OBJECT_NOT_EXIST);
-  CHECK(system_exception_of([&] { stub.sendOctetSeq_2way({1, 2, 3}); }).kind() ==
-        SystemExceptionKind::OBJECT_NOT_EXIST);
+  CHECK(system_exception_of([&] {
+          stub.sendOctetSeq_2way({1, 2, 3});
+        }).kind() == SystemExceptionKind::OBJECT_NOT_EXIST);
   CHECK_FALSE(mangled.locate());
   // CORBA 3.3 part 1, 8.3.5: _non_existent is true when the object is known not to exist.
   CHECK(mangled.non_existent());
@@ -248,14 +249,17 @@ TEST_CASE("Echo: longs, strings, octets, inout and user exceptions round-trip th
   INFO("GIOP " << version);
   auto client = client_orb(version);
   echo_stub echo(client->string_to_object(server->ior("echo")));
-  for (std::int32_t v : {0, 1, -1, 0x12345678, std::numeric_limits<std::int32_t>::min(),
-                         std::numeric_limits<std::int32_t>::max()})
+  for (std::int32_t v :
+       {0, 1, -1, 0x12345678, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()})
     CHECK(echo.echo_long(v) == v);
   CHECK(echo.echo_ulonglong(0xfedcba9876543210ull) == 0xfedcba9876543210ull);
   CHECK(echo.echo_double(-1.5e300) == -1.5e300);
   CHECK(echo.echo_string("") == "");
   CHECK(echo.echo_string("hello, omniORB") == "hello, omniORB");
-  CHECK(echo.echo_string("\xc3\xbc" "ber") == "\xc3\xbc" "ber");  // "über" in UTF-8
+  CHECK(echo.echo_string("\xc3\xbc"
+                         "ber") ==
+        "\xc3\xbc"
+        "ber");  // "über" in UTF-8
   std::string long_text(20000, 'x');
   for (std::size_t i = 0; i < long_text.size(); ++i) long_text[i] = static_cast<char>('a' + i % 26);
   if (std::string(version) == "1.1") {

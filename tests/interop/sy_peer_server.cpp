@@ -202,8 +202,8 @@ int main(int argc, char** argv) {
     if (opts.print_counts) {
       for (std::size_t i = 0; i < servants.size(); ++i) {
         const auto& s = *servants[i];
-        std::cout << "counts ttcp/" << i << " twoway=" << s.twoway << " oneway=" << s.oneway
-                  << " octets=" << s.octets << " structs=" << s.structs << " bad=" << s.bad << "\n";
+        std::cout << "counts ttcp/" << i << " twoway=" << s.twoway << " oneway=" << s.oneway << " octets=" << s.octets
+                  << " structs=" << s.structs << " bad=" << s.bad << "\n";
       }
       if (opts.dsi_echo) std::cout << "counts echo served=" << dsi_echo->served() << "\n";
     }

@@ -32,8 +32,8 @@ struct catior_profile {
   int major = 0, minor = 0;
   std::string host;
   long port = -1;
-  std::string key;                   // as printed: "\"echo\"" or "0x6563686f  (4 bytes)"
-  std::uint32_t tag = 0;             // for unrecognised profiles
+  std::string key;                      // as printed: "\"echo\"" or "0x6563686f  (4 bytes)"
+  std::uint32_t tag = 0;                // for unrecognised profiles
   std::vector<std::string> components;  // each component's lines, trimmed, joined by '\n'
 };
 
@@ -60,8 +60,7 @@ inline std::string squeeze(std::string_view s) {
 }
 
 inline bool begins_component(std::string_view line) {
-  return line.starts_with("TAG_") || line.starts_with("Unknown component tag") ||
-         line.starts_with("Broken component");
+  return line.starts_with("TAG_") || line.starts_with("Unknown component tag") || line.starts_with("Broken component");
 }
 
 inline catior_report parse_catior_text(const std::string& text) {
@@ -71,10 +70,8 @@ inline catior_report parse_catior_text(const std::string& text) {
   catior_profile* current = nullptr;
   auto add_component_line = [&](const std::string& line) {
     if (line.empty() || current == nullptr) return;
-    if (begins_component(line) || current->components.empty())
-      current->components.push_back(squeeze(line));
-    else
-      current->components.back() += "\n" + squeeze(line);
+    if (begins_component(line) || current->components.empty()) current->components.push_back(squeeze(line));
+    else current->components.back() += "\n" + squeeze(line);
   };
   for (int lines = 0; lines < 100000 && std::getline(in, raw); ++lines) {
     std::string line = trim(raw);
@@ -139,10 +136,11 @@ inline std::string catior_key(std::span<const std::byte> key, bool hex) {
 
 // omniORB's names for the code sets we meet; others print as (0x%08x).
 inline std::string catior_codeset(std::uint32_t id) {
-  static const std::map<std::uint32_t, std::string> names = {
-      {iop::codeset_iso_8859_1, "ISO-8859-1"}, {iop::codeset_utf_8, "UTF-8"},
-      {iop::codeset_utf_16, "UTF-16"},         {iop::codeset_ucs_2, "UCS-2-level-1"},
-      {0x00010020u, "ISO-646"}};
+  static const std::map<std::uint32_t, std::string> names = {{iop::codeset_iso_8859_1, "ISO-8859-1"},
+                                                             {iop::codeset_utf_8, "UTF-8"},
+                                                             {iop::codeset_utf_16, "UTF-16"},
+                                                             {iop::codeset_ucs_2, "UCS-2-level-1"},
+                                                             {0x00010020u, "ISO-646"}};
   if (auto it = names.find(id); it != names.end()) return it->second;
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, "(0x%08x)", id);
@@ -176,8 +174,8 @@ inline std::string catior_component(const iop::tagged_component& c) {
         for (std::size_t i = 0; i < ids.size(); ++i) label += (i ? ", " : " ") + catior_codeset(ids[i]);
         return label;
       };
-      return "TAG_CODE_SETS char native code set: " + catior_codeset(info.for_char.native_code_set) +
-             "\n" + line("char conversion code sets:", info.for_char.conversion_code_sets) +
+      return "TAG_CODE_SETS char native code set: " + catior_codeset(info.for_char.native_code_set) + "\n" +
+             line("char conversion code sets:", info.for_char.conversion_code_sets) +
              "\nwchar native code set: " + catior_codeset(info.for_wchar.native_code_set) + "\n" +
              line("wchar conversion code sets:", info.for_wchar.conversion_code_sets);
     }

@@ -49,8 +49,8 @@ TEST_CASE("corbaloc: IPv6, several addresses, case-insensitive names, whitespace
 
 TEST_CASE("corbaloc: %-escaped keys decode", "[ior][corbaloc]") {
   CHECK(parse_corbaloc("corbaloc::h/a%20b%2fc%00%FF%fe").object_key ==
-        octets{std::byte{'a'}, std::byte{' '}, std::byte{'b'}, std::byte{'/'}, std::byte{'c'},
-               std::byte{0}, std::byte{0xff}, std::byte{0xfe}});
+        octets{std::byte{'a'}, std::byte{' '}, std::byte{'b'}, std::byte{'/'}, std::byte{'c'}, std::byte{0},
+               std::byte{0xff}, std::byte{0xfe}});
   CHECK(parse_corbaloc("corbaloc::h/;:?@&=+$,-_.!~*'()").object_key == to_octets(";:?@&=+$,-_.!~*'()"));
   CHECK(unescape_key("%41%42c") == to_octets("ABc"));
 }
@@ -123,7 +123,8 @@ TEST_CASE("malformed corbaloc URLs raise BAD_PARAM bad_url saying what is wrong"
   require_bad_url([] { parse_corbaloc("corbaloc::h/a%2"); }, "bad escape '%2' at position 13 of the object key");
   require_bad_url([] { parse_corbaloc("corbaloc::h/a%zz"); }, "bad escape '%zz' at position 13");
   require_bad_url([] { parse_corbaloc("corbaloc::h/%"); }, "bad escape '%' at position 12");
-  require_bad_url([] { parse_corbaloc("corbaloc::h/a b"); }, "character 0x20 at position 13 of the object key must be %-escaped");
+  require_bad_url([] { parse_corbaloc("corbaloc::h/a b"); },
+                  "character 0x20 at position 13 of the object key must be %-escaped");
   require_bad_url([] { parse_corbaloc("corbaloc::h/\xc3\xa9"); }, "character 0xc3 at position 12");
   require_bad_url([] { unescape_key("a%g0"); }, "bad escape '%g0' at position 1");
   // rir.

@@ -12,8 +12,7 @@
 namespace switchyard::test {
 
 template <typename F>
-void require_system_exception(F&& f, SystemExceptionKind kind, std::uint32_t minor_code,
-                              std::string_view phrase) {
+void require_system_exception(F&& f, SystemExceptionKind kind, std::uint32_t minor_code, std::string_view phrase) {
   try {
     f();
     FAIL("no exception; expected one mentioning \"" << phrase << "\"");

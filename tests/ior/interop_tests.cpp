@@ -22,8 +22,8 @@
 
 using namespace switchyard;
 using namespace switchyard::iop;
-using switchyard::test::catior_report;
 using switchyard::test::catior_profile;
+using switchyard::test::catior_report;
 
 namespace fs = std::filesystem;
 
@@ -197,8 +197,8 @@ TEST_CASE("omniORB's catior reads the IORs we write", "[ior][catior]") {
   extra.components.push_back({0x00012345, test::from_hex("01 02 03")});
   reference.profiles.push_back(to_tagged_profile(extra));
   reference.profiles.push_back(to_tagged_profile(make_iiop_profile("old.example", 683, to_octets("k10"), {1, 0})));
-  reference.profiles.push_back({tag_multiple_components,
-                                encode_multiple_components_profile({make_orb_type_component(orb_type_switchyard)})});
+  reference.profiles.push_back(
+      {tag_multiple_components, encode_multiple_components_profile({make_orb_type_component(orb_type_switchyard)})});
   const std::string text = to_ior_string(reference);
   INFO(text);
 
@@ -212,10 +212,11 @@ TEST_CASE("omniORB's catior reads the IORs we write", "[ior][catior]") {
     CHECK(report.profiles[0].host == "127.0.0.1");
     CHECK(report.profiles[0].port == 2809);
     CHECK(report.profiles[0].components.at(0) == "TAG_ORB_TYPE (unknown) (SY\\x00\\x00)");
-    CHECK(report.profiles[0].components.at(1).starts_with("TAG_CODE_SETS char native code set: ISO-8859-1\n"
-                                                          "char conversion code sets: UTF-8\n"
-                                                          "wchar native code set: UTF-16\n"
-                                                          "wchar conversion code sets: UTF-16"));
+    CHECK(
+        report.profiles[0].components.at(1).starts_with("TAG_CODE_SETS char native code set: ISO-8859-1\n"
+                                                        "char conversion code sets: UTF-8\n"
+                                                        "wchar native code set: UTF-16\n"
+                                                        "wchar conversion code sets: UTF-16"));
     CHECK(report.profiles[0].components.at(2) == "TAG_ALTERNATE_IIOP_ADDRESS ::1 2810");
     CHECK(report.profiles[0].components.at(3) == "TAG_ALTERNATE_IIOP_ADDRESS host.example 65535");
     CHECK(report.profiles[1].tag == tag_uiop);
@@ -235,9 +236,9 @@ TEST_CASE("catior reads a big-endian IOR we write back", "[ior][catior]") {
     SUCCEED();
     return;
   }
-  ior reference = decode_ior_encapsulation(test::from_hex(
-      "00 000000 0000000a 49444c3a413a312e3000 0000 00000001 00000000 00000017"
-      "00 0100 00 00000005 686f737400 00 1234 00000003 6b6579"));
+  ior reference =
+      decode_ior_encapsulation(test::from_hex("00 000000 0000000a 49444c3a413a312e3000 0000 00000001 00000000 00000017"
+                                              "00 0100 00 00000005 686f737400 00 1234 00000003 6b6579"));
   CHECK(reference.order == cdr::byte_order::big_endian);
   const std::string text = to_ior_string(reference);
   CHECK(text.starts_with("IOR:00"));

@@ -99,16 +99,15 @@ TEST_CASE("several profiles, unknown ones kept raw, round trip unchanged", "[ior
   reference.type_id = "IDL:Test/Several:1.0";
   reference.profiles.push_back(to_tagged_profile(make_iiop_profile("a.example", 1, to_octets("k1"))));
   reference.profiles.push_back({0x4f4e4300u, from_hex("01 02 03 04 05")});  // ONC, opaque
-  reference.profiles.push_back({tag_multiple_components,
-                                encode_multiple_components_profile({{99, from_hex("aa bb")}})});
+  reference.profiles.push_back(
+      {tag_multiple_components, encode_multiple_components_profile({{99, from_hex("aa bb")}})});
   reference.profiles.push_back(to_tagged_profile(make_iiop_profile("b.example", 2, to_octets("k2"), {1, 0})));
   const std::string text = to_ior_string(reference);
   ior back = parse_ior_string(text);
   CHECK(back == reference);
   CHECK(to_ior_string(back) == text);
   CHECK(back.profiles[1].data == from_hex("01 02 03 04 05"));
-  CHECK(decode_multiple_components_profile(back.profiles[2].data) ==
-        component_list{{99, from_hex("aa bb")}});
+  CHECK(decode_multiple_components_profile(back.profiles[2].data) == component_list{{99, from_hex("aa bb")}});
 }
 
 TEST_CASE("the nil reference", "[ior]") {
@@ -147,8 +146,7 @@ TEST_CASE("malformed IOR strings raise MARSHAL bad_ior saying what is wrong", "[
   require_bad_ior([] { parse_ior_string("IOR:01g0"); }, "'g' at position 6 is not a hex digit");
   require_bad_ior([] { parse_ior_string("IOR:01-0"); }, "'-' at position 6 is not a hex digit");
   require_bad_ior([] { parse_ior_string(std::string("IOR:01\x01") + "0"); }, "0x01 at position 6");
-  require_bad_ior([] { parse_ior_string("IOR:0200000001000000000000000000000000"); },
-                  "byte-order octet is 2");
+  require_bad_ior([] { parse_ior_string("IOR:0200000001000000000000000000000000"); }, "byte-order octet is 2");
   require_bad_ior([] { parse_ior_string("IOR:ff"); }, "byte-order octet is 255");
 }
 
@@ -160,8 +158,7 @@ TEST_CASE("truncated IORs and lengths beyond the data raise MARSHAL bad_ior", "[
     CHECK_THROWS_AS(parse_ior_string(full.substr(0, keep)), SystemException);
   }
   require_bad_ior([] { parse_ior_string("IOR:01"); }, "IOR type id: read of");
-  require_bad_ior([] { parse_ior_string(std::string(genior_echo.substr(0, 100))); },
-                  "IOR profile 1 of 1: length 84");
+  require_bad_ior([] { parse_ior_string(std::string(genior_echo.substr(0, 100))); }, "IOR profile 1 of 1: length 84");
   // The type id announces 255 characters; 4 remain.
   require_bad_ior([] { parse_ior_string("IOR:01000000ff00000041424300"); },
                   "IOR type id: length 255 of 1-octet elements exceeds the 4 octets left");

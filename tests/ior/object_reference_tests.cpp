@@ -26,8 +26,8 @@ TEST_CASE("make_local_ior: one endpoint gives omniORB's layout with our ORB type
 }
 
 TEST_CASE("make_local_ior: several endpoints, alternates and UIOP profiles", "[ior][local]") {
-  const endpoint where[] = {uiop_endpoint("/tmp/sy.sock"), iiop_endpoint("10.0.0.1", 2809),
-                            iiop_endpoint("::1", 2810), iiop_endpoint("h.example", 2811)};
+  const endpoint where[] = {uiop_endpoint("/tmp/sy.sock"), iiop_endpoint("10.0.0.1", 2809), iiop_endpoint("::1", 2810),
+                            iiop_endpoint("h.example", 2811)};
   const octets key = from_hex("00 01 02 ff");
   ior reference = make_local_ior("IDL:T:1.0", where, key);
   REQUIRE(reference.profiles.size() == 2);
@@ -73,14 +73,17 @@ TEST_CASE("make_local_ior: IIOP 1.0 and 1.1 give a profile per endpoint", "[ior]
 
 TEST_CASE("make_local_ior: bad requests raise BAD_PARAM", "[ior][local][errors]") {
   const octets key = to_octets("k");
-  test::require_system_exception([&] { make_local_ior("IDL:T:1.0", {}, key); },
-                                 SystemExceptionKind::BAD_PARAM, minor::bad_ior, "at least one endpoint");
+  test::require_system_exception([&] { make_local_ior("IDL:T:1.0", {}, key); }, SystemExceptionKind::BAD_PARAM,
+                                 minor::bad_ior, "at least one endpoint");
   const endpoint no_host[] = {iiop_endpoint("", 1)};
-  test::require_system_exception([&] { make_local_ior("IDL:T:1.0", no_host, key); },
-                                 SystemExceptionKind::BAD_PARAM, minor::bad_ior, "without a host");
+  test::require_system_exception([&] { make_local_ior("IDL:T:1.0", no_host, key); }, SystemExceptionKind::BAD_PARAM,
+                                 minor::bad_ior, "without a host");
   const endpoint fine[] = {iiop_endpoint("h", 1)};
-  test::require_system_exception([&] { make_local_ior("IDL:T:1.0", fine, key, {{2, 0}}); },
-                                 SystemExceptionKind::BAD_PARAM, minor::bad_ior, "1.0, 1.1 or 1.2");
+  test::require_system_exception(
+      [&] {
+        make_local_ior("IDL:T:1.0", fine, key, {{2, 0}});
+      },
+      SystemExceptionKind::BAD_PARAM, minor::bad_ior, "1.0, 1.1 or 1.2");
 }
 
 TEST_CASE("targets_of skips profiles it does not know and reports broken ones", "[ior][local]") {

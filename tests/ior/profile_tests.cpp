@@ -24,17 +24,17 @@ bool little_endian_host() {
 
 // make_iiop_profile("127.0.0.1", 2809, "echo") on a little-endian host.
 constexpr std::string_view our_echo_profile =
-    "01 01 02 00"                  // little-endian, IIOP 1.2, padding
+    "01 01 02 00"                    // little-endian, IIOP 1.2, padding
     "0a000000 3132372e302e302e3100"  // host "127.0.0.1"
-    "f90a"                         // port 2809
-    "04000000 6563686f"            // object key "echo"
-    "02000000"                     // two components
-    "00000000 08000000"            // TAG_ORB_TYPE, 8 octets:
-    "01000000 00005953"            //   little-endian, padding, 0x53590000 "SY\0\0"
-    "01000000 1c000000"            // TAG_CODE_SETS, 28 octets:
-    "01000000"                     //   little-endian, padding
-    "01000100 01000000 01000105"   //   char: ISO-8859-1, one conversion set: UTF-8
-    "09010100 01000000 09010100";  //   wchar: UTF-16, one conversion set: UTF-16
+    "f90a"                           // port 2809
+    "04000000 6563686f"              // object key "echo"
+    "02000000"                       // two components
+    "00000000 08000000"              // TAG_ORB_TYPE, 8 octets:
+    "01000000 00005953"              //   little-endian, padding, 0x53590000 "SY\0\0"
+    "01000000 1c000000"              // TAG_CODE_SETS, 28 octets:
+    "01000000"                       //   little-endian, padding
+    "01000100 01000000 01000105"     //   char: ISO-8859-1, one conversion set: UTF-8
+    "09010100 01000000 09010100";    //   wchar: UTF-16, one conversion set: UTF-16
 
 }  // namespace
 
@@ -70,10 +70,10 @@ TEST_CASE("IIOP profiles decode in both byte orders", "[ior][iiop]") {
   CHECK(little.code_sets() == switchyard_code_sets());
 
   // The same profile, big-endian.
-  iiop_profile big = decode_iiop_profile(from_hex(
-      "00 01 02 00  0000000a 3132372e302e302e3100  0af9  00000004 6563686f  00000002"
-      "00000000 00000008 00000000 53590000"
-      "00000001 0000001c 00000000 00010001 00000001 05010001 00010109 00000001 00010109"));
+  iiop_profile big =
+      decode_iiop_profile(from_hex("00 01 02 00  0000000a 3132372e302e302e3100  0af9  00000004 6563686f  00000002"
+                                   "00000000 00000008 00000000 53590000"
+                                   "00000001 0000001c 00000000 00010001 00000001 05010001 00010109 00000001 00010109"));
   CHECK(big.version == little.version);
   CHECK(big.host == little.host);
   CHECK(big.port == little.port);
@@ -136,8 +136,7 @@ TEST_CASE("UIOP profiles: TAO's tag and layout", "[ior][uiop]") {
 
 TEST_CASE("malformed profile bodies raise MARSHAL bad_ior naming the problem", "[ior][errors]") {
   require_bad_ior([] { decode_iiop_profile({}); }, "IIOP profile body: empty encapsulation");
-  require_bad_ior([] { decode_iiop_profile(from_hex("07 01 02")); },
-                  "IIOP profile body: byte-order octet is 7");
+  require_bad_ior([] { decode_iiop_profile(from_hex("07 01 02")); }, "IIOP profile body: byte-order octet is 7");
   require_bad_ior([] { decode_iiop_profile(from_hex("01 02 00")); }, "unsupported version 2.0");
   require_bad_ior([] { decode_iiop_profile(from_hex("01 01 02")); }, "IIOP profile body: read of");
   // Host length beyond the data.
@@ -164,10 +163,16 @@ TEST_CASE("malformed components raise MARSHAL bad_ior naming the component", "[i
   require_bad_ior([] { decode_orb_type({tag_orb_type, from_hex("01 000000 0102")}); }, "TAG_ORB_TYPE: read of");
   require_bad_ior([] { decode_orb_type({tag_orb_type, {}}); }, "TAG_ORB_TYPE: component data: empty");
   require_bad_ior([] { decode_code_sets({tag_code_sets, from_hex("01")}); }, "TAG_CODE_SETS: read of");
-  require_bad_ior([] { decode_code_sets({tag_code_sets, from_hex("01 000000 01000100 ffffff00")}); },
-                  "TAG_CODE_SETS: length 16777215");
-  require_bad_ior([] { decode_alternate_address({tag_alternate_iiop_address, from_hex("05")}); },
-                  "TAG_ALTERNATE_IIOP_ADDRESS: component data: byte-order octet is 5");
+  require_bad_ior(
+      [] {
+        decode_code_sets({tag_code_sets, from_hex("01 000000 01000100 ffffff00")});
+      },
+      "TAG_CODE_SETS: length 16777215");
+  require_bad_ior(
+      [] {
+        decode_alternate_address({tag_alternate_iiop_address, from_hex("05")});
+      },
+      "TAG_ALTERNATE_IIOP_ADDRESS: component data: byte-order octet is 5");
   // A profile with a broken alternate address: decoding the profile works (components stay raw),
   // asking for its alternates does not.
   iiop_profile profile = make_iiop_profile("h", 1, to_octets("k"));
@@ -180,6 +185,6 @@ TEST_CASE("an IIOP 1.0 profile cannot carry components", "[ior][errors]") {
   iiop_profile profile = make_iiop_profile("h", 1, to_octets("k"), {1, 0});
   CHECK(profile.components.empty());
   profile.components.push_back(make_orb_type_component(orb_type_switchyard));
-  test::require_system_exception([&] { encode_iiop_profile(profile); }, SystemExceptionKind::BAD_PARAM,
-                                 minor::bad_ior, "1.0 profiles cannot carry tagged components");
+  test::require_system_exception([&] { encode_iiop_profile(profile); }, SystemExceptionKind::BAD_PARAM, minor::bad_ior,
+                                 "1.0 profiles cannot carry tagged components");
 }

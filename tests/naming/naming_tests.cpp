@@ -35,10 +35,10 @@
 #include "tests/naming/serving_orb.h"
 
 using namespace switchyard;
-using naming_test::serving_orb;
 using CosNaming::Name;
 using CosNaming::NamingContext;
 using CosNaming::NamingContextExt;
+using naming_test::serving_orb;
 
 namespace {
 
@@ -109,9 +109,7 @@ class omni_names {
   omni_names& operator=(const omni_names&) = delete;
 
   std::uint16_t port() const noexcept { return port_; }
-  std::string init_ref() const {
-    return "NameService=corbaloc::127.0.0.1:" + std::to_string(port_) + "/NameService";
-  }
+  std::string init_ref() const { return "NameService=corbaloc::127.0.0.1:" + std::to_string(port_) + "/NameService"; }
   std::string output() const {
     std::ifstream in(data_dir_ + "/output.txt");
     std::stringstream text;
@@ -122,8 +120,8 @@ class omni_names {
  private:
   void start(const std::string& program) {
     const std::string port = std::to_string(port_);
-    std::vector<std::string> args = {program, "-start", port, "-always", "-datadir", data_dir_,
-                                     "-ORBendPoint", "giop:tcp:127.0.0.1:" + port};
+    std::vector<std::string> args = {program,    "-start",  port,           "-always",
+                                     "-datadir", data_dir_, "-ORBendPoint", "giop:tcp:127.0.0.1:" + port};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -199,8 +197,7 @@ Name name_of(std::initializer_list<std::pair<const char*, const char*>> componen
 
 // Everything a test case needs: omniNames, our ORB serving, its root context.
 struct naming_fixture {
-  explicit naming_fixture(const std::string& program)
-      : names(program), ours({"-ORBInitRef", names.init_ref()}) {
+  explicit naming_fixture(const std::string& program) : names(program), ours({"-ORBInitRef", names.init_ref()}) {
     object_ref root_object = ours.orb->resolve_initial_references("NameService");
     REQUIRE_FALSE(root_object.is_nil());
     // omniNames listens a moment before its root context is active (OBJECT_NOT_EXIST until
@@ -242,12 +239,12 @@ std::vector<std::string> names_in(const CosNaming::BindingList& list) {
 }
 
 // Declares `program`, the path of omniNames, or warns and leaves the test case.
-#define OMNINAMES_OR_SKIP()                                                           \
-  const auto found_omninames = omni_names::find();                                   \
-  if (!found_omninames) {                                                            \
+#define OMNINAMES_OR_SKIP()                                                         \
+  const auto found_omninames = omni_names::find();                                  \
+  if (!found_omninames) {                                                           \
     WARN("omniNames not installed ($OMNINAMES unset or not executable): skipping"); \
-    return;                                                                          \
-  }                                                                                  \
+    return;                                                                         \
+  }                                                                                 \
   const std::string& program = *found_omninames
 
 }  // namespace
@@ -314,8 +311,7 @@ TEST_CASE("bind_new_context, nested names, new_context and bind_context", "[nami
   CHECK(refs::Greeter(f.root.resolve_str("apps/more/inner")).greet("z") == "nested greets z");
   NamingContext other = f.root.new_context();
   apps.rebind_context(name_of({{"more", ""}}), other);
-  CHECK(NamingContext::_narrow(apps.resolve(name_of({{"more", ""}})))._reference().is_equivalent(
-      other._reference()));
+  CHECK(NamingContext::_narrow(apps.resolve(name_of({{"more", ""}})))._reference().is_equivalent(other._reference()));
   other.destroy();
   detached.unbind(name_of({{"inner", ""}}));
   detached.destroy();

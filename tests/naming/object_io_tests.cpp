@@ -225,7 +225,9 @@ TEST_CASE("malformed IORs raise MARSHAL, never read past the end", "[object_io][
     return read_object(in, *client);
   };
 
-  SECTION("empty") { CHECK(system_exception_of([&] { read({}); }).kind() == SystemExceptionKind::MARSHAL); }
+  SECTION("empty") {
+    CHECK(system_exception_of([&] { read({}); }).kind() == SystemExceptionKind::MARSHAL);
+  }
   SECTION("type id longer than the message") {
     auto bytes = cat({ulong(1000), {'I', 'D', 'L'}});
     CHECK(system_exception_of([&] { read(bytes); }).kind() == SystemExceptionKind::MARSHAL);

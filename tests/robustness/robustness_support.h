@@ -46,8 +46,9 @@ inline std::vector<std::string> model_options(const std::string& model) {
 
 // Short limits, so that each scenario sees them act within seconds.
 inline std::vector<std::string> test_limits() {
-  return {"-ORBMessageTimeout", "1500", "-ORBIdleTimeout", "3000", "-ORBSendTimeout", "1500",
-          "-ORBMaxBufferedBytes", std::to_string(64u << 20), "-ORBMaxConnections", "4000"};
+  return {"-ORBMessageTimeout", "1500", "-ORBIdleTimeout",      "3000",
+          "-ORBSendTimeout",    "1500", "-ORBMaxBufferedBytes", std::to_string(64u << 20),
+          "-ORBMaxConnections", "4000"};
 }
 
 // The descriptor limit raised as far as allowed (a thousand peers need a thousand descriptors).
@@ -210,7 +211,8 @@ class raw_peer {
         continue;
       }
       if (n < 0 && errno != EAGAIN && errno != EINTR) return false;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return false;
       pollfd ready{fd_, POLLOUT, 0};
       ::poll(&ready, 1, static_cast<int>(left.count()));
@@ -226,7 +228,8 @@ class raw_peer {
     const auto deadline = std::chrono::steady_clock::now() + limit;
     std::byte buffer[65536];
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return false;
       pollfd ready{fd_, POLLIN, 0};
       if (::poll(&ready, 1, static_cast<int>(left.count())) <= 0) continue;
@@ -268,7 +271,7 @@ std::vector<std::byte> make_request(std::span<const std::byte> key, std::string_
 
 // A GIOP 1.2 header of `type` declaring `body_size` octets, flags as given.
 inline std::vector<std::byte> make_header(std::uint8_t type, std::uint32_t body_size, std::uint8_t flags = 1) {
-  std::vector<std::byte> header{std::byte{'G'}, std::byte{'I'}, std::byte{'O'}, std::byte{'P'},
+  std::vector<std::byte> header{std::byte{'G'}, std::byte{'I'}, std::byte{'O'},   std::byte{'P'},
                                 std::byte{1},   std::byte{2},   std::byte{flags}, std::byte{type}};
   for (int i = 0; i < 4; ++i) header.push_back(static_cast<std::byte>((body_size >> (8 * i)) & 0xff));  // little-endian
   return header;

@@ -55,8 +55,8 @@ struct arena {
     // A sanitizer build's server reports races and errors on its stderr and goes on.
     CHECK(server.log().find("Sanitizer") == std::string::npos);
     client.stop();
-    INFO("client: " << client.calls() << " calls, " << client.failures() << " failures; last error: "
-                    << client.last_error());
+    INFO("client: " << client.calls() << " calls, " << client.failures()
+                    << " failures; last error: " << client.last_error());
     CHECK(client.failures() == 0);
     CHECK(client.calls() >= calls_before + 5);
     INFO("peak RSS " << server.peak_rss_kb() << " kB against " << base_rss_kb << " kB before the attack");
@@ -97,8 +97,7 @@ TEST_CASE("seeded random bytes, GIOP-shaped or not, cost one connection each", "
   a.check(32 * 1024);
 }
 
-TEST_CASE("a request whose header does not decode, then a close; CloseConnection and leave",
-          "[robustness]") {
+TEST_CASE("a request whose header does not decode, then a close; CloseConnection and leave", "[robustness]") {
   const std::string model = GENERATE(from_range(std::begin(models), std::end(models)));
   INFO("model " << model);
   arena a(model);
@@ -212,7 +211,8 @@ TEST_CASE("peers that never read their replies cost bounded memory and stall nob
       // Two-way requests for 64 KB replies, hundreds of them, never reading: 12 MB of replies
       // each, far more than the socket buffers hold.
       for (std::uint32_t id = 1; id <= 200; ++id) {
-        auto request = make_request(key, "echo_string", id, [&](switchyard::cdr::output_stream& out) { out.write_string(big); });
+        auto request =
+            make_request(key, "echo_string", id, [&](switchyard::cdr::output_stream& out) { out.write_string(big); });
         if (!peer.send(request, 3000ms)) break;  // the server stopped reading us, or closed
       }
     });
@@ -257,7 +257,8 @@ TEST_CASE("fragments that never end are bounded by the server-wide budget", "[ro
       raw_peer peer(a.server.port());
       // A 1.2 request with the more-fragments bit, then 64 KB fragments for as long as the
       // server takes them (at most 4 s).
-      auto first = make_request(key, "echo_string", static_cast<std::uint32_t>(i + 1), [](auto& out) { out.write_ulong(1u << 30); });
+      auto first = make_request(key, "echo_string", static_cast<std::uint32_t>(i + 1),
+                                [](auto& out) { out.write_ulong(1u << 30); });
       while (first.size() % 8 != 0) first.push_back(std::byte{0});
       const auto size = static_cast<std::uint32_t>(first.size() - 12);
       for (int b = 0; b < 4; ++b) first[8 + b] = static_cast<std::byte>((size >> (8 * b)) & 0xff);
@@ -316,8 +317,7 @@ TEST_CASE("idle connections get CloseConnection; half a header gets closed", "[r
   a.check(32 * 1024);
 }
 
-TEST_CASE("out of descriptors, the acceptor backs off instead of spinning, and says so once",
-          "[robustness]") {
+TEST_CASE("out of descriptors, the acceptor backs off instead of spinning, and says so once", "[robustness]") {
   const std::string model = GENERATE(from_range(std::begin(models), std::end(models)));
   INFO("model " << model);
   raise_descriptor_limit();
@@ -350,7 +350,8 @@ TEST_CASE("connections come and go by the thousand without the server growing", 
       peer.send(request);
       std::byte reply[64];
       pollfd ready{peer.fd(), POLLIN, 0};
-      if (::poll(&ready, 1, 2000) > 0) [[maybe_unused]] auto n = ::recv(peer.fd(), reply, sizeof reply, 0);
+      if (::poll(&ready, 1, 2000) > 0) [[maybe_unused]]
+        auto n = ::recv(peer.fd(), reply, sizeof reply, 0);
     }
   };
   churn(500);  // warm: threads parked, buffers made

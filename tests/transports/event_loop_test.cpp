@@ -124,8 +124,7 @@ TEST_CASE("interest can change between none, readable and writable", "[event_loo
   CHECK((handler.last_events & io_events::writable) == 0);
 }
 
-TEST_CASE("a full socket: send_now takes what fits, writable comes back when the peer reads",
-          "[event_loop]") {
+TEST_CASE("a full socket: send_now takes what fits, writable comes back when the peer reads", "[event_loop]") {
   event_loop loop;
   transport_options small;
   small.send_buffer_size = 4096;
@@ -192,8 +191,7 @@ TEST_CASE("shut_down wakes a thread blocked in a receive, and keeps the descript
   CHECK(pair.server->handle() != invalid_handle);
 }
 
-TEST_CASE("a removal inside a batch drops that batch's later events, even for a new registration",
-          "[event_loop]") {
+TEST_CASE("a removal inside a batch drops that batch's later events, even for a new registration", "[event_loop]") {
   event_loop loop;
   auto a = open_pair("iiop://127.0.0.1:0");
   auto b = open_pair("iiop://127.0.0.1:0");

@@ -131,9 +131,7 @@ class factories {
   std::vector<std::string_view> ids_;
 };
 
-std::vector<std::byte> bytes_of(const cdr::output_stream& out) {
-  return {out.data(), out.data() + out.size()};
-}
+std::vector<std::byte> bytes_of(const cdr::output_stream& out) { return {out.data(), out.data() + out.size()}; }
 
 cdr::input_stream reader_of(const std::vector<std::byte>& bytes) {
   return cdr::input_stream(bytes, cdr::native_byte_order);
@@ -283,8 +281,7 @@ TEST_CASE("cycles round-trip: a node that is its own next, and a cycle of three"
   }
 }
 
-TEST_CASE("a boxed string round-trips, and a box without a repository id reads as the expected type",
-          "[value]") {
+TEST_CASE("a boxed string round-trips, and a box without a repository id reads as the expected type", "[value]") {
   auto registered = factories::of<StringValue>();
   value_ref<StringValue> s(new StringValue);
   s->value = "hello";
@@ -342,8 +339,7 @@ TEST_CASE("a truncatable value is chunked, with its id list and an end tag", "[v
   }
 }
 
-TEST_CASE("values nested in a chunked value are chunked; the truncated rest is skipped, nested values too",
-          "[value]") {
+TEST_CASE("values nested in a chunked value are chunked; the truncated rest is skipped, nested values too", "[value]") {
   auto registered = factories::of<Base, Derived, Node>();
   value_ref<Derived> d(new Derived);
   d->a = 9;
@@ -398,7 +394,7 @@ TEST_CASE("one end tag may close several nested values (as omniORB writes them)"
       "09 00 00 00 01 00 00 00 01 00 00 00 00 00 00 00 "  // chunk of 9: a = 1, "" (length 1, NUL)
       "0a ff ff 7f 0d 00 00 00 49 44 4c 3a 4e 6f 64 65 3a 31 2e 30 00 00 00 00 "
       "08 00 00 00 02 00 00 00 00 00 00 00 "  // chunk of 8: id = 2, next null
-      "ff ff ff ff");                          // end tag -1: the node and the Derived
+      "ff ff ff ff");                         // end tag -1: the node and the Derived
   auto in = reader_of(bytes);
   value_ref<Derived> back;
   read_value(in, back);
@@ -496,7 +492,8 @@ TEST_CASE("malformed value encodings raise MARSHAL, never crash", "[value]") {
   }
   SECTION("an unchunked value inside a chunked one") {
     CHECK(minor_of("0a ff ff 7f 0d 00 00 00 49 44 4c 3a 4e 6f 64 65 3a 31 2e 30 00 00 00 00 "
-                   "04 00 00 00 01 00 00 00 " + node + "01 00 00 00 00 00 00 00 ff ff ff ff") == minor::bad_value);
+                   "04 00 00 00 01 00 00 00 " +
+                   node + "01 00 00 00 00 00 00 00 ff ff ff ff") == minor::bad_value);
   }
   SECTION("a value tag inside a chunk") {
     CHECK(minor_of("0a ff ff 7f 0d 00 00 00 49 44 4c 3a 4e 6f 64 65 3a 31 2e 30 00 00 00 00 "
@@ -624,10 +621,13 @@ void on_small_stack(void (*f)()) {
   pthread_attr_init(&attributes);
   pthread_attr_setstacksize(&attributes, 256 * 1024);
   pthread_t thread;
-  REQUIRE(pthread_create(&thread, &attributes, [](void* g) -> void* {
-            reinterpret_cast<void (*)()>(g)();
-            return nullptr;
-          }, reinterpret_cast<void*>(f)) == 0);
+  REQUIRE(pthread_create(
+              &thread, &attributes,
+              [](void* g) -> void* {
+                reinterpret_cast<void (*)()>(g)();
+                return nullptr;
+              },
+              reinterpret_cast<void*>(f)) == 0);
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attributes);
 }

@@ -29,8 +29,7 @@ std::vector<ACE_INET_Addr> resolve(const endpoint& where, std::string& why) {
   for (const addrinfo* at = results; at != nullptr; at = at->ai_next) {
     if (at->ai_family != AF_INET && at->ai_family != AF_INET6) continue;
     ACE_INET_Addr address;
-    if (address.set(reinterpret_cast<const sockaddr_in*>(at->ai_addr),
-                    static_cast<int>(at->ai_addrlen)) == 0)
+    if (address.set(reinterpret_cast<const sockaddr_in*>(at->ai_addr), static_cast<int>(at->ai_addrlen)) == 0)
       found.push_back(address);
   }
   ::freeaddrinfo(results);
@@ -48,16 +47,13 @@ endpoint to_endpoint(const ACE_INET_Addr& address) {
   // A dual-stack IPv6 socket reports IPv4 peers as ::ffff:a.b.c.d; show them as IPv4.
   constexpr std::string_view mapped = "::ffff:";
   if (result.is_ipv6_literal && result.host.size() > mapped.size() &&
-      std::string_view(result.host).substr(0, mapped.size()) == mapped &&
-      result.host.find('.') != std::string::npos) {
+      std::string_view(result.host).substr(0, mapped.size()) == mapped && result.host.find('.') != std::string::npos) {
     result.host.erase(0, mapped.size());
     result.is_ipv6_literal = false;
   }
   return result;
 }
 
-std::string to_endpoint_string(const ACE_INET_Addr& address) {
-  return to_endpoint(address).to_string();
-}
+std::string to_endpoint_string(const ACE_INET_Addr& address) { return to_endpoint(address).to_string(); }
 
 }  // namespace switchyard::transports::iiop

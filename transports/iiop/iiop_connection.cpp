@@ -10,8 +10,8 @@
 
 namespace switchyard::transports::iiop {
 
-connection::connection(native_handle handle, const transport_options& options,
-                       std::string local_address, std::string peer_address)
+connection::connection(native_handle handle, const transport_options& options, std::string local_address,
+                       std::string peer_address)
     : socket_connection(handle, options, std::move(local_address), std::move(peer_address)) {
   const int on = options.tcp_nodelay ? 1 : 0;
   if (::setsockopt(this->handle(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) != 0)

@@ -19,8 +19,8 @@ std::unique_ptr<connection> connect(const endpoint& where, const transport_optio
   std::string why;
   const std::vector<ACE_INET_Addr> addresses = resolve(where, why);
   if (addresses.empty())
-    throw SystemException(SystemExceptionKind::TRANSIENT, minor::connect_failed,
-                          CompletionStatus::no, "connect to " + where.to_string() + " failed: " + why);
+    throw SystemException(SystemExceptionKind::TRANSIENT, minor::connect_failed, CompletionStatus::no,
+                          "connect to " + where.to_string() + " failed: " + why);
 
   ACE_Time_Value timeout;
   ACE_Time_Value* wait = nullptr;
@@ -40,8 +40,7 @@ std::unique_ptr<connection> connect(const endpoint& where, const transport_optio
       std::string local_text = to_endpoint_string(local);
       std::string peer_text = to_endpoint_string(address);
       // From here the connection owns the handle (and closes it if its setup fails).
-      return std::make_unique<connection>(stream.get_handle(), options, std::move(local_text),
-                                          std::move(peer_text));
+      return std::make_unique<connection>(stream.get_handle(), options, std::move(local_text), std::move(peer_text));
     }
     last_error = errno == ETIME ? ETIMEDOUT : errno;
     stream.close();

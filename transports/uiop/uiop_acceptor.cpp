@@ -21,8 +21,7 @@ namespace {
 void remove_stale_socket(const endpoint& where) {
   struct stat info {};
   if (::lstat(where.path.c_str(), &info) != 0) return;  // nothing there (or not reachable: bind says)
-  if (!S_ISSOCK(info.st_mode))
-    throw_bad_endpoint(where.to_string(), "path exists and is not a socket");
+  if (!S_ISSOCK(info.st_mode)) throw_bad_endpoint(where.to_string(), "path exists and is not a socket");
   // Only a refused connection proves nobody listens: a busy server's full backlog must not look
   // stale, so any other failure is reported rather than guessed at.
   ACE_LSOCK_Stream probe;

@@ -30,8 +30,7 @@ std::unique_ptr<connection> connect(const endpoint& where, const transport_optio
   }
   std::string local_text = "uiop://(unnamed)";
   std::string peer_text = where.to_string();
-  return std::make_unique<connection>(stream.get_handle(), options, std::move(local_text),
-                                      std::move(peer_text));
+  return std::make_unique<connection>(stream.get_handle(), options, std::move(local_text), std::move(peer_text));
 }
 
 }  // namespace switchyard::transports::uiop

@@ -10,8 +10,8 @@ std::unique_ptr<transports::connection> transport::connect(const endpoint& where
   return uiop::connect(where, options);
 }
 
-std::unique_ptr<transports::acceptor> transport::open_acceptor(
-    const endpoint& where, const transport_options& options) const {
+std::unique_ptr<transports::acceptor> transport::open_acceptor(const endpoint& where,
+                                                               const transport_options& options) const {
   return std::make_unique<uiop::acceptor>(where, options);
 }
 

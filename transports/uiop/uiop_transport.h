@@ -10,8 +10,8 @@ class transport final : public transports::transport {
   protocol kind() const noexcept override { return protocol::uiop; }
   std::unique_ptr<transports::connection> connect(const endpoint& where,
                                                   const transport_options& options) const override;
-  std::unique_ptr<transports::acceptor> open_acceptor(
-      const endpoint& where, const transport_options& options) const override;
+  std::unique_ptr<transports::acceptor> open_acceptor(const endpoint& where,
+                                                      const transport_options& options) const override;
 };
 
 }  // namespace switchyard::transports::uiop

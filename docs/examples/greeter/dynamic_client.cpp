@@ -24,9 +24,9 @@ using switchyard::type_code;
 
 // What the IDL says (greeter.idl), written as TypeCodes.
 const type_code& greeting_type() {
-  static const type_code t = type_code::make_struct(
-      "IDL:Hello/Greeting:1.0", "Greeting",
-      {{"text", type_code::make_string()}, {"number", type_code::basic(tc_kind::tk_ulong)}});
+  static const type_code t =
+      type_code::make_struct("IDL:Hello/Greeting:1.0", "Greeting",
+                             {{"text", type_code::make_string()}, {"number", type_code::basic(tc_kind::tk_ulong)}});
   return t;
 }
 const type_code& name_refused_type() {

@@ -64,9 +64,9 @@ class dynamic_greeter final : public switchyard::dynamic_servant {
 
  private:
   static const type_code& greeting_type() {
-    static const type_code t = type_code::make_struct(
-        "IDL:Hello/Greeting:1.0", "Greeting",
-        {{"text", type_code::make_string()}, {"number", type_code::basic(tc_kind::tk_ulong)}});
+    static const type_code t =
+        type_code::make_struct("IDL:Hello/Greeting:1.0", "Greeting",
+                               {{"text", type_code::make_string()}, {"number", type_code::basic(tc_kind::tk_ulong)}});
     return t;
   }
   // Hello::NameRefused { string reason; }: in an Any, its repository id, then its members.
@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
       std::cerr << "greeter_dynamic_server: cannot write " << ior_file << "\n";
       return 1;
     }
-    for (const auto& endpoint : orb->endpoints()) std::cerr << "greeter_dynamic_server: listening on " << endpoint << "\n";
+    for (const auto& endpoint : orb->endpoints())
+      std::cerr << "greeter_dynamic_server: listening on " << endpoint << "\n";
 
     std::thread stopper([&] {
       int got;

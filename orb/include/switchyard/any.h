@@ -92,9 +92,7 @@ class any {
 
   const type_code& type() const noexcept { return type_; }
   // The value in canonical CDR (see above), laid out from alignment position value_origin().
-  std::span<const std::byte> value() const {
-    return value_ ? value_->canonical() : std::span<const std::byte>();
-  }
+  std::span<const std::byte> value() const { return value_ ? value_->canonical() : std::span<const std::byte>(); }
   std::uint8_t value_origin() const noexcept { return value_ ? value_->origin() : 0; }
   // A stream over the value, for reading it with generated cdr_read functions.
   cdr::input_stream value_stream() const {

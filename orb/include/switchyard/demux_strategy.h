@@ -35,9 +35,7 @@ struct demux_choice {
   static constexpr demux_choice at_run_time() noexcept { return {}; }
   static constexpr demux_choice fixed(demux_strategy s) noexcept { return {true, s}; }
   // The strategy in force where `requested` was asked for: a fixed choice overrides it.
-  constexpr demux_strategy resolve(demux_strategy requested) const noexcept {
-    return is_fixed ? strategy : requested;
-  }
+  constexpr demux_strategy resolve(demux_strategy requested) const noexcept { return is_fixed ? strategy : requested; }
   friend constexpr bool operator==(const demux_choice&, const demux_choice&) = default;
 };
 

@@ -30,12 +30,42 @@ class UserException : public Exception {
 // The kinds of system exception (CORBA 3.x, table 4.1 and its additions). Their order is fixed:
 // it is the index into the name table in exception.cpp.
 enum class SystemExceptionKind : std::uint8_t {
-  UNKNOWN, BAD_PARAM, NO_MEMORY, IMP_LIMIT, COMM_FAILURE, INV_OBJREF, NO_PERMISSION, INTERNAL,
-  MARSHAL, INITIALIZE, NO_IMPLEMENT, BAD_TYPECODE, BAD_OPERATION, NO_RESOURCES, NO_RESPONSE,
-  PERSIST_STORE, BAD_INV_ORDER, TRANSIENT, FREE_MEM, INV_IDENT, INV_FLAG, INTF_REPOS, BAD_CONTEXT,
-  OBJ_ADAPTER, DATA_CONVERSION, OBJECT_NOT_EXIST, TRANSACTION_REQUIRED, TRANSACTION_ROLLEDBACK,
-  INVALID_TRANSACTION, INV_POLICY, CODESET_INCOMPATIBLE, REBIND, TIMEOUT, TRANSACTION_UNAVAILABLE,
-  TRANSACTION_MODE, BAD_QOS,
+  UNKNOWN,
+  BAD_PARAM,
+  NO_MEMORY,
+  IMP_LIMIT,
+  COMM_FAILURE,
+  INV_OBJREF,
+  NO_PERMISSION,
+  INTERNAL,
+  MARSHAL,
+  INITIALIZE,
+  NO_IMPLEMENT,
+  BAD_TYPECODE,
+  BAD_OPERATION,
+  NO_RESOURCES,
+  NO_RESPONSE,
+  PERSIST_STORE,
+  BAD_INV_ORDER,
+  TRANSIENT,
+  FREE_MEM,
+  INV_IDENT,
+  INV_FLAG,
+  INTF_REPOS,
+  BAD_CONTEXT,
+  OBJ_ADAPTER,
+  DATA_CONVERSION,
+  OBJECT_NOT_EXIST,
+  TRANSACTION_REQUIRED,
+  TRANSACTION_ROLLEDBACK,
+  INVALID_TRANSACTION,
+  INV_POLICY,
+  CODESET_INCOMPATIBLE,
+  REBIND,
+  TIMEOUT,
+  TRANSACTION_UNAVAILABLE,
+  TRANSACTION_MODE,
+  BAD_QOS,
 };
 
 // One class for every system exception: the kind is data, not a type, because the wire carries
@@ -43,8 +73,7 @@ enum class SystemExceptionKind : std::uint8_t {
 // Catch it by kind: `catch (const SystemException& e) { if (e.kind() == ...) }`.
 class SystemException : public Exception {
  public:
-  SystemException(SystemExceptionKind kind, std::uint32_t minor,
-                  CompletionStatus completed = CompletionStatus::no,
+  SystemException(SystemExceptionKind kind, std::uint32_t minor, CompletionStatus completed = CompletionStatus::no,
                   std::string detail = {});
 
   SystemExceptionKind kind() const noexcept { return kind_; }
@@ -105,8 +134,8 @@ inline constexpr std::uint32_t send_timed_out = vendor_base | 24;      // the pe
 inline constexpr std::uint32_t out_of_descriptors = vendor_base | 25;  // accept: EMFILE, ENFILE, ENOBUFS, ENOMEM
 
 // BAD_PARAM
-inline constexpr std::uint32_t bad_option = vendor_base | 30;     // unknown or malformed -ORB option
-inline constexpr std::uint32_t bad_endpoint = vendor_base | 31;   // malformed endpoint string
+inline constexpr std::uint32_t bad_option = vendor_base | 30;    // unknown or malformed -ORB option
+inline constexpr std::uint32_t bad_endpoint = vendor_base | 31;  // malformed endpoint string
 
 // IMP_LIMIT: a server's resource limit (docs/orb.md, "Limits")
 inline constexpr std::uint32_t buffer_limit = vendor_base | 40;  // server-wide buffered bytes exhausted

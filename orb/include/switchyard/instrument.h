@@ -1,6 +1,7 @@
 // Per-layer probes on the request path: read, GIOP parse, servant demux, operation demux,
 // demarshal, upcall, marshal, write. Public because generated skeletons time their own phases
-// (demarshal, upcall: idl_compiler/cxx_skeletons.cpp) through server_request::mark. Design, clock choice and measured overhead: docs/instrumentation.md.
+// (demarshal, upcall: idl_compiler/cxx_skeletons.cpp) through server_request::mark. Design, clock choice and measured
+// overhead: docs/instrumentation.md.
 //
 // How the ORB core uses it (one probe_table per server thread, see probe_table_set):
 //
@@ -80,12 +81,18 @@ inline constexpr std::size_t strategy_count = 7;
 // The label of a demultiplexing strategy (a strategy missing here does not compile).
 constexpr strategy strategy_label(demux_strategy value) noexcept {
   switch (value) {
-    case demux_strategy::linear: return strategy::linear;
-    case demux_strategy::binary: return strategy::binary;
-    case demux_strategy::dynamic: return strategy::dynamic;
-    case demux_strategy::perfect: return strategy::perfect;
-    case demux_strategy::perfect_fast: return strategy::perfect_fast;
-    case demux_strategy::active: return strategy::active;
+    case demux_strategy::linear:
+      return strategy::linear;
+    case demux_strategy::binary:
+      return strategy::binary;
+    case demux_strategy::dynamic:
+      return strategy::dynamic;
+    case demux_strategy::perfect:
+      return strategy::perfect;
+    case demux_strategy::perfect_fast:
+      return strategy::perfect_fast;
+    case demux_strategy::active:
+      return strategy::active;
   }
   return strategy::none;
 }
@@ -117,9 +124,7 @@ inline tick_count read_clock() noexcept {
 
 // Ticks from `start` to `end`; 0 if `end` is earlier (a thread moved to a CPU whose counter
 // lags), so totals never go negative.
-inline tick_count elapsed_ticks(tick_count start, tick_count end) noexcept {
-  return end > start ? end - start : 0;
-}
+inline tick_count elapsed_ticks(tick_count start, tick_count end) noexcept { return end > start ? end - start : 0; }
 
 // Nanoseconds per tick of read_clock. The first call calibrates the TSC against
 // CLOCK_MONOTONIC_RAW for about 20 ms; later calls return the cached value. Thread-safe.
@@ -303,7 +308,7 @@ class phase_timer {
   tick_count last_ = 0;
 };
 
-}  // inline namespace SWITCHYARD_INSTRUMENT_NS
+}  // namespace SWITCHYARD_INSTRUMENT_NS
 #else
 inline namespace SWITCHYARD_INSTRUMENT_NS {
 
@@ -338,7 +343,7 @@ class phase_timer {
   static constexpr bool active() noexcept { return false; }
 };
 
-}  // inline namespace SWITCHYARD_INSTRUMENT_NS
+}  // namespace SWITCHYARD_INSTRUMENT_NS
 #endif
 
 inline namespace SWITCHYARD_INSTRUMENT_NS {
@@ -402,6 +407,6 @@ class probe_table_set {
   bool enabled_ = false;
 };
 
-}  // inline namespace SWITCHYARD_INSTRUMENT_NS
+}  // namespace SWITCHYARD_INSTRUMENT_NS
 
 }  // namespace switchyard::instrument

@@ -40,8 +40,7 @@ using user_exception_raiser = void (*)(std::string_view repository_id, cdr::inpu
 
 class invocation {
  public:
-  invocation(const object_ref& target, std::string_view operation,
-             std::uint32_t operation_index = no_operation_index);
+  invocation(const object_ref& target, std::string_view operation, std::uint32_t operation_index = no_operation_index);
   invocation(deferred_call_t, const object_ref& target, std::string_view operation,
              std::uint32_t operation_index = no_operation_index);
   ~invocation();

@@ -32,14 +32,44 @@ class output_stream;
 
 // TCKind, with the values the wire carries.
 enum class tc_kind : std::uint32_t {
-  tk_null = 0, tk_void = 1, tk_short = 2, tk_long = 3, tk_ushort = 4, tk_ulong = 5, tk_float = 6,
-  tk_double = 7, tk_boolean = 8, tk_char = 9, tk_octet = 10, tk_any = 11, tk_TypeCode = 12,
-  tk_Principal = 13, tk_objref = 14, tk_struct = 15, tk_union = 16, tk_enum = 17, tk_string = 18,
-  tk_sequence = 19, tk_array = 20, tk_alias = 21, tk_except = 22, tk_longlong = 23,
-  tk_ulonglong = 24, tk_longdouble = 25, tk_wchar = 26, tk_wstring = 27, tk_fixed = 28,
+  tk_null = 0,
+  tk_void = 1,
+  tk_short = 2,
+  tk_long = 3,
+  tk_ushort = 4,
+  tk_ulong = 5,
+  tk_float = 6,
+  tk_double = 7,
+  tk_boolean = 8,
+  tk_char = 9,
+  tk_octet = 10,
+  tk_any = 11,
+  tk_TypeCode = 12,
+  tk_Principal = 13,
+  tk_objref = 14,
+  tk_struct = 15,
+  tk_union = 16,
+  tk_enum = 17,
+  tk_string = 18,
+  tk_sequence = 19,
+  tk_array = 20,
+  tk_alias = 21,
+  tk_except = 22,
+  tk_longlong = 23,
+  tk_ulonglong = 24,
+  tk_longdouble = 25,
+  tk_wchar = 26,
+  tk_wstring = 27,
+  tk_fixed = 28,
   // Not supported (value types and later): rejected.
-  tk_value = 29, tk_value_box = 30, tk_native = 31, tk_abstract_interface = 32,
-  tk_local_interface = 33, tk_component = 34, tk_home = 35, tk_event = 36,
+  tk_value = 29,
+  tk_value_box = 30,
+  tk_native = 31,
+  tk_abstract_interface = 32,
+  tk_local_interface = 33,
+  tk_component = 34,
+  tk_home = 35,
+  tk_event = 36,
 };
 
 // "tk_struct"; "tk_<n>" for a number that names no kind.
@@ -89,16 +119,16 @@ class type_code {
 
   // --- access (BAD_TYPECODE when the kind has no such thing, BAD_PARAM for an index out of range)
   tc_kind kind() const;
-  const std::string& id() const;    // objref, struct, union, enum, alias, except
-  const std::string& name() const;  // the same kinds
+  const std::string& id() const;       // objref, struct, union, enum, alias, except
+  const std::string& name() const;     // the same kinds
   std::uint32_t member_count() const;  // struct, union, enum, except
   const std::string& member_name(std::uint32_t index) const;
-  type_code member_type(std::uint32_t index) const;  // struct, union, except
+  type_code member_type(std::uint32_t index) const;      // struct, union, except
   std::int64_t member_label(std::uint32_t index) const;  // union
-  type_code discriminator_type() const;  // union
-  std::int32_t default_index() const;    // union: -1 for none
-  std::uint32_t length() const;          // string, wstring, sequence (bound, 0: unbounded), array
-  type_code content_type() const;        // sequence, array, alias
+  type_code discriminator_type() const;                  // union
+  std::int32_t default_index() const;                    // union: -1 for none
+  std::uint32_t length() const;                          // string, wstring, sequence (bound, 0: unbounded), array
+  type_code content_type() const;                        // sequence, array, alias
   std::uint16_t fixed_digits() const;
   std::int16_t fixed_scale() const;
   // Aliases followed to the type they name.

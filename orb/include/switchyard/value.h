@@ -189,9 +189,8 @@ void read_value(cdr::input_stream& in, value_ref<T>& target) {
   }
   T* typed = dynamic_cast<T*>(any.get());
   if (typed == nullptr) [[unlikely]]
-    in.throw_marshal(minor::value_type_mismatch, "value of type " + std::string(any->_repository_id()) +
-                                                     " where " + std::string(T::_static_repository_id()) +
-                                                     " is expected");
+    in.throw_marshal(minor::value_type_mismatch, "value of type " + std::string(any->_repository_id()) + " where " +
+                                                     std::string(T::_static_repository_id()) + " is expected");
   target = value_ref<T>(typed);
 }
 

@@ -37,7 +37,10 @@ inline void check_echo_round_trips(Integrity::Echo& echo, bool wide) {
   CHECK(echo.echo_float(-1.25f) == -1.25f);
   CHECK(echo.echo_double(1e300) == 1e300);
   CHECK(echo.echo_string("") == "");
-  CHECK(echo.echo_string("\xc3\xbc" "ber alles") == "\xc3\xbc" "ber alles");
+  CHECK(echo.echo_string("\xc3\xbc"
+                         "ber alles") ==
+        "\xc3\xbc"
+        "ber alles");
   if (wide) {
     CHECK(echo.echo_wstring(u"wide \u00e9\u4e2d") == u"wide \u00e9\u4e2d");
     CHECK(echo.echo_wstring(u"") == u"");

@@ -103,7 +103,6 @@ struct echo_servant final : Integrity::Echo_skeleton {
   std::uint32_t calls() override { return served; }
 };
 
-
 }  // namespace
 
 TEST_CASE("generated ttcp_sequence end to end under every operation demultiplexing", "[idl_compiler][backend]") {

@@ -90,7 +90,9 @@ SystemExceptionKind write_error(const T& value) {
 using namespace Constructs;
 
 void encode_point(wire_writer& w, const Point& p) { w.s32(p.x).s32(p.y); }
-void encode_inner(wire_writer& w, const Inner& i) { w.s16(i.s).u32(static_cast<std::uint32_t>(i.shade)).boolean(i.flag); }
+void encode_inner(wire_writer& w, const Inner& i) {
+  w.s16(i.s).u32(static_cast<std::uint32_t>(i.shade)).boolean(i.flag);
+}
 void encode_bin(wire_writer& w, const Bin& b) { w.s16(b.s).chr(b.c).s32(b.l).octet(b.o).f64(b.d); }
 
 Outer sample_outer() {
@@ -128,7 +130,8 @@ TEST_CASE("fixed-size structs: one block at every alignment, both byte orders", 
 TEST_CASE("sequences of native-layout structs: memcpy or field by field, same bytes", "[idl_compiler][backend]") {
   Bins bins;
   for (int k = 0; k < 5; ++k)
-    bins.items.push_back({static_cast<std::int16_t>(k - 2), static_cast<char>('a' + k), k * 1000, static_cast<std::uint8_t>(k), k * 0.5});
+    bins.items.push_back({static_cast<std::int16_t>(k - 2), static_cast<char>('a' + k), k * 1000,
+                          static_cast<std::uint8_t>(k), k * 0.5});
   // The count lands at 0 or 4 modulo 8: the elements start aligned to 8 (one memcpy) or not
   // (the first by itself, then one memcpy); in the opposite order always per element.
   check_round_trip(bins, [&](wire_writer& w) {

@@ -98,8 +98,7 @@ struct nester final : Nest::Nester_skeleton {
   Nest::Shape echo_shape(const Nest::Shape& s) override { return s; }
   Nest::Deep echo_deep(const Nest::Deep& d) override { return d; }
   void fail(std::int32_t code) override {
-    if (code == 1)
-      throw Nest::Failure({code, "detail"}, Nest::Failure::Severity::high, {{2, "more"}});
+    if (code == 1) throw Nest::Failure({code, "detail"}, Nest::Failure::Severity::high, {{2, "more"}});
     if (code == 2) throw Nest::Outer::Problem(Nest::Outer::Color::green, "problem");
   }
 };

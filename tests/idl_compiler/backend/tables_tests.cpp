@@ -75,8 +75,8 @@ void check_found_only_by_own_name(const switchyard::interface_info& info) {
 TEST_CASE("ttcp_sequence's table is the IDL order with a perfect hash", "[idl_compiler][backend]") {
   const auto& info = ttcp_sequence_skeleton::_info;
   CHECK(info.repository_id == "IDL:ttcp_sequence:1.0");
-  CHECK(names_of(info) == std::vector<std::string>{"sendStructSeq_2way", "sendOctetSeq_2way",
-                                                   "sendNoParams_2way", "sendNoParams_1way"});
+  CHECK(names_of(info) ==
+        std::vector<std::string>{"sendStructSeq_2way", "sendOctetSeq_2way", "sendNoParams_2way", "sendNoParams_1way"});
   check_perfect_hash(info);
   check_found_only_by_own_name(info);
 }
@@ -101,12 +101,11 @@ TEST_CASE("gperf's 8-bit index truncation: 708 names needing an alpha increment 
 
 TEST_CASE("inheritance: bases' operations first, each base once, ids of all", "[idl_compiler][backend]") {
   const auto& info = Constructs::Derived_skeleton::_info;
-  CHECK(names_of(info) == std::vector<std::string>{
-                              "base_op", "_get_base_attr", "_set_base_attr",  // Base (once)
-                              "middle_op",                                    // Middle
-                              "_get_name",                                    // Other (readonly)
-                              "notify", "inout_out", "echo_outer", "echo_everything", "echo_inners",
-                              "echo_flats", "echo_few", "with_context", "self"});
+  CHECK(names_of(info) == std::vector<std::string>{"base_op", "_get_base_attr", "_set_base_attr",  // Base (once)
+                                                   "middle_op",                                    // Middle
+                                                   "_get_name",                                    // Other (readonly)
+                                                   "notify", "inout_out", "echo_outer", "echo_everything",
+                                                   "echo_inners", "echo_flats", "echo_few", "with_context", "self"});
   std::vector<std::string> ids(info.repository_ids.begin(), info.repository_ids.end());
   CHECK(ids == std::vector<std::string>{"IDL:Constructs/Derived:1.0", "IDL:Constructs/Base:1.0",
                                         "IDL:Constructs/Middle:1.0", "IDL:Constructs/Other:1.0"});

@@ -21,11 +21,24 @@ inline constexpr byte_order opposite(byte_order order) noexcept {
 }
 
 // The integer of the same size as T, for swapping floats bit for bit.
-template <std::size_t Size> struct unsigned_of_size;
-template <> struct unsigned_of_size<1> { using type = std::uint8_t; };
-template <> struct unsigned_of_size<2> { using type = std::uint16_t; };
-template <> struct unsigned_of_size<4> { using type = std::uint32_t; };
-template <> struct unsigned_of_size<8> { using type = std::uint64_t; };
+template <std::size_t Size>
+struct unsigned_of_size;
+template <>
+struct unsigned_of_size<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct unsigned_of_size<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct unsigned_of_size<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct unsigned_of_size<8> {
+  using type = std::uint64_t;
+};
 
 // Reverses the bytes of an arithmetic value of 1, 2, 4 or 8 bytes.
 template <typename T>

@@ -48,9 +48,7 @@ class input_stream {
   std::size_t position() const noexcept { return static_cast<std::size_t>(cur_ - begin_); }
   const std::byte* current() const noexcept { return cur_; }
   bool at_end() const noexcept { return cur_ == end_; }
-  std::size_t aligned_position() const noexcept {
-    return reinterpret_cast<std::uintptr_t>(cur_) - alignment_base_;
-  }
+  std::size_t aligned_position() const noexcept { return reinterpret_cast<std::uintptr_t>(cur_) - alignment_base_; }
 
   // Skips padding to `alignment`. When the data ends inside the padding the stream stops at its
   // end, and the next read raises MARSHAL.
@@ -63,7 +61,8 @@ class input_stream {
   // (a fixed-size struct: one check, then loads at precomputed offsets).
   const std::byte* take_aligned(std::size_t alignment, std::size_t n) {
     std::size_t pad = padding_to(alignment);
-    if (remaining() < pad + n) [[unlikely]] throw_read_past_end(pad + n);
+    if (remaining() < pad + n) [[unlikely]]
+      throw_read_past_end(pad + n);
     const std::byte* p = cur_ + pad;
     cur_ = p + n;
     return p;
@@ -71,7 +70,8 @@ class input_stream {
 
   // n octets in place, unaligned.
   const std::byte* take(std::size_t n) {
-    if (remaining() < n) [[unlikely]] throw_read_past_end(n);
+    if (remaining() < n) [[unlikely]]
+      throw_read_past_end(n);
     const std::byte* p = cur_;
     cur_ += n;
     return p;
@@ -90,7 +90,8 @@ class input_stream {
   std::uint8_t read_octet() { return read_scalar<std::uint8_t>(); }
   bool read_boolean() {
     std::uint8_t v = read_scalar<std::uint8_t>();
-    if (v > 1) [[unlikely]] throw_bad_boolean(v);
+    if (v > 1) [[unlikely]]
+      throw_bad_boolean(v);
     return v == 1;
   }
   char read_char() { return read_scalar<char>(); }
@@ -120,7 +121,8 @@ class input_stream {
     return count;
   }
   void check_length(std::uint32_t count, std::size_t min_element_size) const {
-    if (count > max_length_) [[unlikely]] throw_length_over_limit(count);
+    if (count > max_length_) [[unlikely]]
+      throw_length_over_limit(count);
     if (static_cast<std::uint64_t>(count) * min_element_size > remaining()) [[unlikely]]
       throw_length_too_large(count, min_element_size);
   }
@@ -142,14 +144,13 @@ class input_stream {
   void read_array(T* dst, std::size_t count) {
     static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
     // Checked apart first, so that count * sizeof(T) cannot overflow.
-    if (count > remaining() / sizeof(T)) [[unlikely]] throw_read_past_end(count);
+    if (count > remaining() / sizeof(T)) [[unlikely]]
+      throw_read_past_end(count);
     // No elements, no padding (CDR aligns primitives, and there are none): as omniORB sends it.
     if (count == 0) return;
     const std::byte* p = take_aligned(sizeof(T), count * sizeof(T));
-    if (sizeof(T) == 1 || !swap_)
-      std::memcpy(dst, p, count * sizeof(T));
-    else
-      swap_copy(reinterpret_cast<std::byte*>(dst), p, count, sizeof(T));
+    if (sizeof(T) == 1 || !swap_) std::memcpy(dst, p, count * sizeof(T));
+    else swap_copy(reinterpret_cast<std::byte*>(dst), p, count, sizeof(T));
   }
 
   // A sequence of primitives into a vector-like container (resize + data): the length is checked

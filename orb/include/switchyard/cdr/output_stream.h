@@ -90,7 +90,8 @@ class output_stream {
 
   // Makes room for n more bytes (one bounds check for a block of writes).
   void ensure(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - cur_) < n) [[unlikely]] grow(n);
+    if (static_cast<std::size_t>(end_ - cur_) < n) [[unlikely]]
+      grow(n);
   }
 
   // Pads with zero octets to `alignment` (1, 2, 4 or 8).
@@ -125,9 +126,7 @@ class output_stream {
   void truncate(std::size_t offset) noexcept { cur_ = begin_ + offset; }
 
   // Overwrites a ulong written or skipped earlier at `offset` (a size or length field).
-  void patch_ulong(std::size_t offset, std::uint32_t value) noexcept {
-    store(begin_ + offset, value);
-  }
+  void patch_ulong(std::size_t offset, std::uint32_t value) noexcept { store(begin_ + offset, value); }
 
   // Primitives. Each aligns to its size and writes native order.
   void write_octet(std::uint8_t v) { write_scalar(v); }
