@@ -253,7 +253,11 @@ void read_run(std::string& code, const RunPlan& plan, const std::string& first, 
   code += in + "if (" + n + " != 0) {\n";
   code += head(plan, "_in", n, k, first_element, in + "  ");
   const std::string body = in + "    ";
-  code += body + "const std::byte* _p = _in.take(_bytes);\n";
+  // From an aligned start, the run's elements join across value chunks as one struct would;
+  // with phases, where the padding falls depends on where the run starts: never joined.
+  if (plan.one_phase && plan.first_alignment == plan.alignment)
+    code += body + "const std::byte* _p = _in.take_aligned(" + num(plan.alignment) + ", _bytes);\n";
+  else code += body + "const std::byte* _p = _in.take_struct(_bytes);\n";
   code += body + "if (!_in.swapping()) {\n";
   const std::string copy = body + "  ";
   if (plan.one_block) {

@@ -235,7 +235,7 @@ void fixed_read(std::string& code, const FixedLayout& layout, const std::string&
     const Placement& p = layout.placements[k];
     code += indent +
             (k + 1 == layout.placements.size() ? "  default: {\n" : "  case " + std::to_string(p.residue) + ": {\n");
-    code += indent + "    const std::byte* _p = _in.take_aligned(1, " + std::to_string(p.size) + ");\n";
+    code += indent + "    const std::byte* _p = _in.take_struct(" + std::to_string(p.size) + ");\n";
     loads(p, indent + "    ");
     code += indent + "    return;\n" + indent + "  }\n";
   }

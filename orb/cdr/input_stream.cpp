@@ -1,5 +1,6 @@
 #include "switchyard/cdr/input_stream.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "switchyard/exception.h"
@@ -96,6 +97,97 @@ input_stream input_stream::read_encapsulation() {
   inner.max_length_ = max_length_;
   inner.cur_ += 1;
   return inner;
+}
+
+// The slow paths. Past the stream's end, data goes on only inside a chunked value's state, in
+// its next chunk: a sender ends a chunk between two primitives (omniORB where its 8 KiB buffer
+// fills) and puts the next primitive's padding in the new chunk, whose data starts 4-aligned.
+
+const std::byte* input_stream::take_aligned_slow(std::size_t alignment, std::size_t n) {
+  for (;;) {
+    const std::size_t pad = padding_to(alignment);
+    if (remaining() >= pad + n) {
+      const std::byte* p = cur_ + pad;
+      cur_ = p + n;
+      return p;
+    }
+    if (continuation_ == nullptr || pad + n > continuation_->message_remaining(*this)) throw_read_past_end(pad + n);
+    if (remaining() <= pad) {  // the chunk ends here: all of it is in the next one
+      cur_ = end_;
+      if (!continuation_->next_chunk(*this)) throw_read_past_end(pad + n);
+      continue;
+    }
+    break;
+  }
+  // Begun in this chunk, ended in the next: a struct split between two members. The next
+  // chunk's data starts 4-aligned, so a member aligned to at most 4 starts right there, and
+  // where it stood unsplit is known if the split falls where a member of the struct's largest
+  // alignment could start. Otherwise only the members' types could tell (after an 8-aligned
+  // split, are the next chunk's first 4 octets padding or a long?).
+  if (n <= alignment) throw_marshal(minor::split_between_chunks, "a primitive split between value chunks");
+  if (alignment > 4) throw_struct_past_end(n);
+  cur_ += padding_to(alignment);
+  std::byte* joined = continuation_->join_storage(n);
+  std::size_t have = 0;
+  for (;;) {
+    const std::size_t part = std::min(remaining(), n - have);
+    std::memcpy(joined + have, cur_, part);
+    cur_ += part;
+    have += part;
+    if (have == n) return joined;
+    if ((aligned_position() & (alignment - 1)) != 0) throw_struct_past_end(n);
+    if (!continuation_->next_chunk(*this)) throw_read_past_end(n - have);
+  }
+}
+
+const std::byte* input_stream::take_slow(std::size_t n) {
+  if (continuation_ == nullptr || n > continuation_->message_remaining(*this)) throw_read_past_end(n);
+  // Octets: a chunk may end between any two, and they join exactly.
+  while (remaining() == 0)
+    if (!continuation_->next_chunk(*this)) throw_read_past_end(n);
+  if (remaining() >= n) return take(n);
+  std::byte* joined = continuation_->join_storage(n);
+  std::size_t have = 0;
+  for (;;) {
+    const std::size_t part = std::min(remaining(), n - have);
+    std::memcpy(joined + have, cur_, part);
+    cur_ += part;
+    have += part;
+    if (have == n) return joined;
+    if (!continuation_->next_chunk(*this)) throw_read_past_end(n - have);
+  }
+}
+
+void input_stream::read_array_slow(void* dst, std::size_t count, std::size_t size) {
+  if (continuation_ == nullptr || count > continuation_->message_remaining(*this) / size)
+    throw_read_past_end(count * size);
+  auto* out = static_cast<std::byte*>(dst);
+  while (count != 0) {
+    align(size);
+    const std::size_t fit = std::min(count, remaining() / size);
+    if (fit == 0) {
+      if (remaining() != 0) throw_marshal(minor::split_between_chunks, "a primitive split between value chunks");
+      if (!continuation_->next_chunk(*this)) throw_read_past_end(count * size);
+      continue;
+    }
+    if (size == 1 || !swap_) std::memcpy(out, cur_, fit * size);
+    else swap_copy(out, cur_, fit, size);
+    cur_ += fit * size;
+    out += fit * size;
+    count -= fit;
+  }
+}
+
+void input_stream::check_length_slow(std::uint32_t count, std::size_t element_size) const {
+  const std::size_t left = continuation_ != nullptr ? continuation_->message_remaining(*this) : remaining();
+  if (static_cast<std::uint64_t>(count) * element_size > left) throw_length_too_large(count, element_size);
+}
+
+void input_stream::throw_struct_past_end(std::size_t wanted) const {
+  if (continuation_ == nullptr || wanted > continuation_->message_remaining(*this)) throw_read_past_end(wanted);
+  throw_marshal(minor::split_between_chunks,
+                "a struct of " + std::to_string(wanted) + " octets at offset " + std::to_string(position()) +
+                    " split between value chunks where its padding depends on its members' types");
 }
 
 void input_stream::throw_marshal(std::uint32_t minor_code, std::string detail) const {

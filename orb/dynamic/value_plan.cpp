@@ -565,7 +565,7 @@ class plan_runner {
     in_.align(run.first_alignment);
     const auto rs = static_cast<std::uint32_t>(in_.aligned_position() & 7);
     if (out_ == nullptr) {
-      const std::byte* src = in_.take(span_of(run, rs, count));
+      const std::byte* src = in_.take_struct(span_of(run, rs, count));
       if (mode_.check && run.checked) {
         std::uint32_t r = rs;
         for (std::uint32_t k = 0; k < count; ++k) {
@@ -580,7 +580,7 @@ class plan_runner {
     const auto rd = static_cast<std::uint32_t>(out_->aligned_position() & 7);
     if (((rs ^ rd) & (run.alignment - 1u)) == 0 && !swap) {
       const std::uint64_t total = span_of(run, rs, count);
-      const std::byte* src = in_.take(total);
+      const std::byte* src = in_.take_struct(total);
       const bool fix_padding = mode_.zero_padding && has_gaps(run, rd);
       const bool check = mode_.check && run.checked;
       if (!fix_padding && !check) {
@@ -606,7 +606,7 @@ class plan_runner {
     for (std::uint32_t k = 0; k < count; ++k) {
       const run_layout& from = run.layouts[r_in];
       const run_layout& to = run.layouts[r_out];
-      const std::byte* src = in_.take(from.size);
+      const std::byte* src = in_.take_struct(from.size);
       if (mode_.check && run.checked) check_leaves(run, from, src, swap);
       std::byte* dst = out_->reserve_aligned(1, to.size);
       for (const auto& gap : to.padding) zero(dst + gap.offset, gap.length);

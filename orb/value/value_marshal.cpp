@@ -59,7 +59,7 @@ value_input_scope::~value_input_scope() {
   if (ended_) return;
   innermost_input = previous_;
   if (reader_) {
-    reader_->restore_end();
+    reader_->detach();
     if (std::uncaught_exceptions() > uncaught_) reader_->release_all();
   }
 }
@@ -68,8 +68,7 @@ void value_input_scope::end() noexcept {
   if (ended_) return;
   ended_ = true;
   innermost_input = previous_;
-  if (reader_) reader_->restore_end();
-  reader_.reset();
+  reader_.reset();  // which detaches it from the stream
 }
 
 value_detail::reader& value_input_scope::reader() {

@@ -216,6 +216,32 @@ void reader::resume_chunks() {
   close_window();  // a nested value or an end tag comes next, outside any chunk
 }
 
+bool reader::next_chunk(cdr::input_stream& in) {
+  // Only a state read on this reader's stream (not a copy) goes on, and only to a chunk of the
+  // value it reads: not past that value's end tag, nor into a nested value.
+  if (&in != &in_ || chunk_depth_ == 0 || in_.position() != in_.end_position()) return false;
+  if (ended_to_ != 0 && ended_to_ <= chunk_depth_) return false;
+  restore_end();
+  std::int32_t next = peek_long();
+  if (next > 0 && next < first_value_tag) {
+    in_.align(4);
+    in_.read_long();
+    open_chunk(static_cast<std::uint32_t>(next));
+    return true;
+  }
+  close_window();
+  return false;
+}
+
+std::size_t reader::message_remaining(const cdr::input_stream& in) const noexcept {
+  return in.position() < real_end_ ? real_end_ - in.position() : 0;
+}
+
+std::byte* reader::join_storage(std::size_t n) {
+  joined_.push_back(std::make_unique_for_overwrite<std::byte[]>(n));
+  return joined_.back().get();
+}
+
 void reader::finish_chunked(int level) {
   // What the state did not read of its chunk (a truncated value's rest, or more than its type
   // knows): skipped, then every further chunk and nested value up to the end tag.

@@ -7,12 +7,14 @@
 // Chunks: while a chunked value's state is read, the stream's end is moved to the end of the
 // current chunk, so a state read can never run into the next chunk's header (the inline reads
 // check what remains, as always: nothing is added to them). A chunk ends where a nested value
-// begins or the value ends; a sender that splits a state between two primitives elsewhere (none
-// we know does for small values; omniORB may at its 8 KiB buffer boundaries) gets a MARSHAL.
+// begins or the value ends, or anywhere between two primitives (omniORB ends one where its
+// 8 KiB buffer fills): the reader is the stream's chunk_continuation, and a read that finds the
+// chunk's end goes on in the next chunk (switchyard/cdr/input_stream.h says which reads can).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -22,15 +24,28 @@
 
 namespace switchyard::value_detail {
 
-class reader {
+class reader final : public cdr::chunk_continuation {
  public:
-  explicit reader(cdr::input_stream& in) noexcept : in_(in), real_end_(in.end_position()) {}
+  explicit reader(cdr::input_stream& in) noexcept : in_(in), real_end_(in.end_position()) { in.set_continuation(this); }
+  reader(const reader&) = delete;
+  reader& operator=(const reader&) = delete;
+  ~reader() { detach(); }
 
   value_ref<value_base> read(std::string_view expected_id);
   // After an exception: every value made in this scope drops the values it refers to.
   void release_all() noexcept;
   // Gives the stream its own end back (after an exception inside a chunk).
   void restore_end() noexcept { in_.set_end_position(real_end_); }
+  // Leaves the stream as it found it: its own end, no continuation.
+  void detach() noexcept {
+    restore_end();
+    in_.set_continuation(nullptr);
+  }
+
+  // cdr::chunk_continuation
+  bool next_chunk(cdr::input_stream& in) override;
+  std::size_t message_remaining(const cdr::input_stream& in) const noexcept override;
+  std::byte* join_storage(std::size_t n) override;
 
  private:
   // A value after its tag (read at `tag_position`); discard: a nested value in the part of a
@@ -56,6 +71,7 @@ class reader {
   std::unordered_map<std::size_t, std::string_view> ids_;          // length position -> id (views into the buffer)
   std::unordered_map<std::size_t, std::vector<std::string_view>> id_lists_;  // count position -> ids
   std::vector<value_ref<value_base>> made_;
+  std::vector<std::unique_ptr<std::byte[]>> joined_;  // reads joined from two chunks or more
   int depth_ = 0;
   int chunk_depth_ = 0;
   // Set when an end tag closed more than one value at once: the chunk depth it closed down to

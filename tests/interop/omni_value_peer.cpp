@@ -5,10 +5,11 @@
 //     (the mode word may stand anywhere among the arguments)
 //     serves Values::ValueEcho on 127.0.0.1, writes "echo IOR:..." to F (whole, by rename), and
 //     runs until shutdown(), SIGTERM/SIGINT or N seconds (default 120).
-//   omni_value_peer client --ior IOR [-ORB...]
+//   omni_value_peer client --ior IOR [--with-bulk] [-ORB...]
 //     calls a ValueEcho (ours) and checks every answer: null, a self-cycle and a 3-cycle, a
 //     struct sharing one value, a sequence repeating one, boxes, a PeerDerived the server must
-//     truncate, a Derived this program must truncate. Prints "ok NAME" or "FAIL NAME: why" per
+//     truncate, a Derived this program must truncate, and with --with-bulk a Bulk larger than
+//     omniORB's buffer (which omniORB chunks wherever it fills). Prints "ok NAME" or "FAIL NAME: why" per
 //     check, then calls shutdown(); exit 0 only when all pass.
 #include <omniORB4/CORBA.h>
 
@@ -40,9 +41,11 @@ void register_factories(CORBA::ORB_ptr orb) {
   CORBA::ValueFactoryBase_var node = new Values::Node_init();
   CORBA::ValueFactoryBase_var base = new Values::Base_init();
   CORBA::ValueFactoryBase_var derived = new Values::PeerDerived_init();
+  CORBA::ValueFactoryBase_var bulk = new Values::Bulk_init();
   orb->register_value_factory(Values::Node::_PD_repoId, node.in());
   orb->register_value_factory(Values::Base::_PD_repoId, base.in());
   orb->register_value_factory(Values::PeerDerived::_PD_repoId, derived.in());
+  orb->register_value_factory(Values::Bulk::_PD_repoId, bulk.in());
 }
 
 template <class T>
@@ -160,7 +163,7 @@ Values::Node* node(CORBA::Long id) {
   return n;
 }
 
-void run_checks(Values::ValueEcho_ptr echo) {
+void run_checks(Values::ValueEcho_ptr echo, bool with_bulk) {
   {
     Values::Node_var back = echo->echo_node(nullptr);
     check(back.in() == nullptr, "null");
@@ -231,6 +234,30 @@ void run_checks(Values::ValueEcho_ptr echo) {
     check(back.in() && back->a() == 11 && std::string(back->_NP_repositoryId()) == Values::Base::_PD_repoId,
           "PeerDerived comes back as Base");
   }
+  if (with_bulk) {
+    // About 27 KiB of state: omniORB ends a chunk wherever its buffer fills, between two
+    // strings or two members of a point; the server must read on into the next chunk.
+    OBV_Values::Bulk* bulk = new OBV_Values::Bulk();
+    Values::Base_var held = bulk;
+    bulk->a(21);
+    const CORBA::ULong names = 400, points = 2000, weights = 600;
+    bulk->names().length(names);
+    for (CORBA::ULong i = 0; i < names; ++i) bulk->names()[i] = ("name-" + std::to_string(i)).c_str();
+    bulk->points().length(points);
+    for (CORBA::ULong i = 0; i < points; ++i) bulk->points()[i] = Values::Point{CORBA::Long(i), -CORBA::Long(i)};
+    bulk->weights().length(weights);
+    for (CORBA::ULong i = 0; i < weights; ++i) bulk->weights()[i] = i * 0.5;
+    Values::Base_var back = echo->echo_base(held.in());
+    Values::Bulk* b = back.in() ? Values::Bulk::_downcast(back.in()) : nullptr;
+    bool same = b != nullptr && b->a() == 21 && b->names().length() == names && b->points().length() == points &&
+                b->weights().length() == weights;
+    for (CORBA::ULong i = 0; same && i < names; ++i)
+      same = std::string(b->names()[i].in()) == "name-" + std::to_string(i);
+    for (CORBA::ULong i = 0; same && i < points; ++i)
+      same = b->points()[i].x == CORBA::Long(i) && b->points()[i].y == -CORBA::Long(i);
+    for (CORBA::ULong i = 0; same && i < weights; ++i) same = b->weights()[i] == i * 0.5;
+    check(same, "a value larger than the buffer, chunked where it filled");
+  }
   {
     Values::Base_var made = echo->make_derived();
     check(made.in() && made->a() == 7 && std::string(made->_NP_repositoryId()) == Values::Base::_PD_repoId,
@@ -250,6 +277,7 @@ void run_checks(Values::ValueEcho_ptr echo) {
 int main(int argc, char** argv) {
   CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
   std::string mode, ior_file, ior;
+  bool with_bulk = false;
   unsigned seconds = 120;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -259,6 +287,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--ior-file") ior_file = value("--ior-file needs a path");
     else if (a == "--ior") ior = value("--ior needs an IOR");
+    else if (a == "--with-bulk") with_bulk = true;
     else if (a == "--seconds") seconds = static_cast<unsigned>(std::stoul(value("--seconds needs a number")));
     else if (a == "--servants") value("--servants needs a number");
     else if ((a == "server" || a == "client") && mode.empty()) mode = a;  // anywhere (omni_server_process.h appends it)
@@ -279,7 +308,7 @@ int main(int argc, char** argv) {
       CORBA::Object_var object = orb->string_to_object(ior.c_str());
       Values::ValueEcho_var echo = Values::ValueEcho::_narrow(object);
       if (CORBA::is_nil(echo)) usage("the IOR is not a ValueEcho");
-      run_checks(echo);
+      run_checks(echo, with_bulk);
       echo->shutdown();
       status = failures == 0 ? 0 : 1;
     } else {

@@ -31,7 +31,10 @@ def run(server_program, peer_program, version, directory):
             time.sleep(0.02)
         with open(ior_file) as f:
             ior = f.read().split()[1]
-        client = subprocess.run([peer_program, "client", "--ior", ior, "-ORBmaxGIOPVersion", version],
+        # The value larger than omniORB's buffer only in 1.2: in 1.0 omniORB cannot write it,
+        # in 1.1 it fragments the request where we cannot read it (docs/design.md).
+        bulk = ["--with-bulk"] if version == "1.2" else []
+        client = subprocess.run([peer_program, "client", "--ior", ior, "-ORBmaxGIOPVersion", version] + bulk,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
         print("GIOP %s:\n%s" % (version, client.stdout))
         ok = client.returncode == 0

@@ -17,10 +17,12 @@
 
 #include "switchyard/exception.h"
 #include "tests/cdr/hex.h"
+#include "tests/value/value_testing.h"
 
 using namespace switchyard;
 using switchyard::test::from_hex;
 using switchyard::test::to_hex;
+using namespace switchyard::test::values;
 
 namespace {
 
@@ -101,52 +103,6 @@ class StringValue : public virtual value_base {
   void _read_state(cdr::input_stream& in) override { value = in.read_string(); }
   std::string value;
 };
-
-// Registers the factories a test needs for its lifetime.
-class factories {
- public:
-  template <class... T>
-  static factories of() {
-    factories f;
-    (f.add<T>(), ...);
-    return f;
-  }
-  factories(factories&& other) noexcept : ids_(std::move(other.ids_)) {}
-  ~factories() {
-    for (auto id : ids_) {
-      try {
-        unregister_value_factory(id);
-      } catch (const SystemException&) {  // a failed test left it unregistered
-      }
-    }
-  }
-  template <class T>
-  void add() {
-    register_value_factory(T::repository_id, std::make_shared<default_value_factory<T>>());
-    ids_.push_back(T::repository_id);
-  }
-
- private:
-  factories() = default;
-  std::vector<std::string_view> ids_;
-};
-
-std::vector<std::byte> bytes_of(const cdr::output_stream& out) { return {out.data(), out.data() + out.size()}; }
-
-cdr::input_stream reader_of(const std::vector<std::byte>& bytes) {
-  return cdr::input_stream(bytes, cdr::native_byte_order);
-}
-
-std::uint32_t marshal_minor_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SystemException& e) {
-    REQUIRE(e.kind() == SystemExceptionKind::MARSHAL);
-    return e.minor();
-  }
-  FAIL("no MARSHAL raised");
-  return 0;
-}
 
 // Reads a Node from hex (little-endian longs as written below).
 value_ref<Node> node_from_hex(std::string_view hex) {

@@ -19,6 +19,26 @@
 
 namespace switchyard::cdr {
 
+class input_stream;
+
+// Where a stream's data goes on past its end: the next chunk of a chunked valuetype's state
+// (orb/value), which a sender may split between any two primitives. Only the reads' slow paths
+// consult it; see input_stream::set_continuation.
+class chunk_continuation {
+ public:
+  // Opens the next chunk of the state being read: `in`'s end moves to that chunk's end and its
+  // position past the chunk's header. False when none follows (a nested value, an end tag, or
+  // the end of the message): `in` is left as it was.
+  virtual bool next_chunk(input_stream& in) = 0;
+  // The octets from `in`'s position to the end of the message, every chunk included.
+  virtual std::size_t message_remaining(const input_stream& in) const noexcept = 0;
+  // Storage for `n` octets joined from more than one chunk, kept while the values are read.
+  virtual std::byte* join_storage(std::size_t n) = 0;
+
+ protected:
+  ~chunk_continuation() = default;
+};
+
 class input_stream {
  public:
   // The largest string, sequence or encapsulation length accepted by default (elements, or octets
@@ -58,20 +78,32 @@ class input_stream {
   }
 
   // Aligns and returns n bytes to read in place, or raises MARSHAL if they are not all there
-  // (a fixed-size struct: one check, then loads at precomputed offsets).
+  // (a fixed-size struct: one check, then loads at precomputed offsets). The n bytes are
+  // primitives aligned to at most `alignment`, laid out as from an `alignment`-aligned start.
   const std::byte* take_aligned(std::size_t alignment, std::size_t n) {
     std::size_t pad = padding_to(alignment);
     if (remaining() < pad + n) [[unlikely]]
-      throw_read_past_end(pad + n);
+      return take_aligned_slow(alignment, n);
     const std::byte* p = cur_ + pad;
     cur_ = p + n;
     return p;
   }
 
-  // n octets in place, unaligned.
+  // n octets in place, unaligned: octet data (string characters, an octet sequence).
   const std::byte* take(std::size_t n) {
     if (remaining() < n) [[unlikely]]
-      throw_read_past_end(n);
+      return take_slow(n);
+    const std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+
+  // n bytes of structs that the caller aligned and laid out for this very position (a struct
+  // whose padding depends on where it starts, a run of them): as take(), except that they are
+  // never joined across value chunks, where the padding would move.
+  const std::byte* take_struct(std::size_t n) {
+    if (remaining() < n) [[unlikely]]
+      throw_struct_past_end(n);
     const std::byte* p = cur_;
     cur_ += n;
     return p;
@@ -85,6 +117,11 @@ class input_stream {
   // chunk's header. Nothing on the hot path uses them.
   std::size_t end_position() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
   void set_end_position(std::size_t position) noexcept { end_ = begin_ + position; }
+
+  // While a chunked value's state is read: where a read that finds the end of the chunk goes on
+  // (a primitive, an array of primitives, octets, or a struct of 4-aligned members split where a
+  // member of the largest alignment begins). Null: the stream's end is the data's end.
+  void set_continuation(chunk_continuation* continuation) noexcept { continuation_ = continuation; }
 
   // Primitives.
   std::uint8_t read_octet() { return read_scalar<std::uint8_t>(); }
@@ -124,7 +161,7 @@ class input_stream {
     if (count > max_length_) [[unlikely]]
       throw_length_over_limit(count);
     if (static_cast<std::uint64_t>(count) * min_element_size > remaining()) [[unlikely]]
-      throw_length_too_large(count, min_element_size);
+      check_length_slow(count, min_element_size);
   }
 
   // string: a view into the buffer (no copy), without its NUL. Valid while the buffer is.
@@ -143,12 +180,14 @@ class input_stream {
   template <typename T>
   void read_array(T* dst, std::size_t count) {
     static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8);
-    // Checked apart first, so that count * sizeof(T) cannot overflow.
-    if (count > remaining() / sizeof(T)) [[unlikely]]
-      throw_read_past_end(count);
     // No elements, no padding (CDR aligns primitives, and there are none): as omniORB sends it.
     if (count == 0) return;
-    const std::byte* p = take_aligned(sizeof(T), count * sizeof(T));
+    // Checked apart, so that count * sizeof(T) cannot overflow.
+    const std::size_t pad = padding_to(sizeof(T));
+    if (remaining() < pad || count > (remaining() - pad) / sizeof(T)) [[unlikely]]
+      return read_array_slow(dst, count, sizeof(T));
+    const std::byte* p = cur_ + pad;
+    cur_ = p + count * sizeof(T);
     if (sizeof(T) == 1 || !swap_) std::memcpy(dst, p, count * sizeof(T));
     else swap_copy(reinterpret_cast<std::byte*>(dst), p, count, sizeof(T));
   }
@@ -178,7 +217,14 @@ class input_stream {
     return (alignment_base_ - reinterpret_cast<std::uintptr_t>(cur_)) & (alignment - 1);
   }
 
+  // The slow paths: the data goes on in the next value chunk, or MARSHAL.
+  [[gnu::cold]] const std::byte* take_aligned_slow(std::size_t alignment, std::size_t n);
+  [[gnu::cold]] const std::byte* take_slow(std::size_t n);
+  [[gnu::cold]] void read_array_slow(void* dst, std::size_t count, std::size_t size);
+  [[gnu::cold]] void check_length_slow(std::uint32_t count, std::size_t element_size) const;
+
   [[noreturn]] void throw_read_past_end(std::size_t wanted) const;
+  [[noreturn]] void throw_struct_past_end(std::size_t wanted) const;
   [[noreturn]] void throw_bad_boolean(std::uint8_t value) const;
   [[noreturn]] void throw_length_over_limit(std::uint32_t count) const;
   [[noreturn]] void throw_length_too_large(std::uint32_t count, std::size_t element_size) const;
@@ -189,6 +235,7 @@ class input_stream {
   // The address of the alignment origin: begin_ less the origin offset. An integer, since it may
   // lie before the buffer.
   std::uintptr_t alignment_base_ = 0;
+  chunk_continuation* continuation_ = nullptr;
   std::uint32_t max_length_ = default_max_length;
   bool swap_ = false;
   std::uint8_t giop_minor_ = 2;

@@ -1,0 +1,287 @@
+// A chunked value's state split between chunks anywhere between two primitives, as a sender may
+// (omniORB ends a chunk where its 8 KiB buffer fills): every read of the state goes on in the
+// next chunk (switchyard/cdr/input_stream.h, chunk_continuation), and what cannot be rejoined
+// without the members' types is refused with MARSHAL, never read wrong.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "switchyard/exception.h"
+#include "switchyard/value.h"
+#include "tests/value/value_testing.h"
+
+using namespace switchyard;
+using namespace switchyard::test::values;
+
+namespace {
+
+struct point {
+  std::int32_t x = 0, y = 0;
+  bool operator==(const point&) const = default;
+};
+
+// valuetype Sample { long a; double d; string s; sequence<double> ds; Point p; sequence<Point> ps; }
+// with struct Point { long x; long y; } read as generated code reads it: one 4-aligned block for
+// the point, one for the run of points.
+class Sample : public virtual value_base {
+ public:
+  static constexpr std::string_view repository_id = "IDL:Sample:1.0";
+  static std::string_view _static_repository_id() noexcept { return repository_id; }
+  std::string_view _repository_id() const noexcept override { return repository_id; }
+  std::span<const std::string_view> _truncatable_ids() const noexcept override {
+    static constexpr std::array<std::string_view, 1> ids{repository_id};
+    return ids;
+  }
+  void _write_state(cdr::output_stream&) const override {}  // these tests write by hand
+  void _read_state(cdr::input_stream& in) override {
+    a = in.read_long();
+    d = in.read_double();
+    s = in.read_string();
+    in.read_sequence(ds);
+    p = load_point(in.take_aligned(4, 8), in.swapping());
+    ps.resize(in.read_length(8));
+    if (!ps.empty()) {
+      const std::byte* block = in.take_aligned(4, 8 * ps.size());
+      for (std::size_t i = 0; i < ps.size(); ++i) ps[i] = load_point(block + 8 * i, in.swapping());
+    }
+  }
+  static point load_point(const std::byte* at, bool swap) {
+    return {cdr::load<std::int32_t>(at, swap), cdr::load<std::int32_t>(at + 4, swap)};
+  }
+
+  std::int32_t a = 0;
+  double d = 0;
+  std::string s;
+  std::vector<double> ds;
+  point p;
+  std::vector<point> ps;
+};
+
+// Two reads that cannot be rejoined: a struct of two doubles (after a split at an 8-aligned
+// member the next chunk's first 4 octets may be padding or data), and a struct laid out for its
+// position (take_struct).
+class Wide : public virtual value_base {
+ public:
+  static constexpr std::string_view repository_id = "IDL:Wide:1.0";
+  static std::string_view _static_repository_id() noexcept { return repository_id; }
+  std::string_view _repository_id() const noexcept override { return repository_id; }
+  std::span<const std::string_view> _truncatable_ids() const noexcept override {
+    static constexpr std::array<std::string_view, 1> ids{repository_id};
+    return ids;
+  }
+  void _write_state(cdr::output_stream&) const override {}
+  void _read_state(cdr::input_stream& in) override {
+    const std::byte* at = in.take_aligned(8, 16);
+    x = cdr::load<double>(at, in.swapping());
+    y = cdr::load<double>(at + 8, in.swapping());
+    const std::byte* q = in.take_struct(8);
+    p = Sample::load_point(q, in.swapping());
+  }
+  double x = 0, y = 0;
+  point p;
+};
+
+// A chunked value written piece by piece, with a chunk boundary wherever cut() is called: the
+// chunk ends where the last piece did, and the next piece's padding goes in the next chunk.
+class chunked_value {
+ public:
+  explicit chunked_value(std::string_view repository_id) {
+    out_.write_ulong(0x7fffff0a);  // a value tag: one repository id, chunked
+    out_.write_string(repository_id);
+    open();
+  }
+  cdr::output_stream& out() { return out_; }
+  void cut() {
+    close();
+    open();
+  }
+  // Ends the chunk and the value (end tag -1), and returns the bytes.
+  std::vector<std::byte> finish() {
+    close();
+    out_.write_long(-1);
+    return bytes_of(out_);
+  }
+
+ private:
+  void open() {
+    out_.align(4);
+    length_at_ = out_.size();
+    out_.write_long(0);
+  }
+  void close() {
+    auto length = static_cast<std::int32_t>(out_.size() - length_at_ - 4);
+    REQUIRE(length > 0);
+    std::memcpy(out_.data() + length_at_, &length, 4);
+  }
+
+  cdr::output_stream out_;
+  std::size_t length_at_ = 0;
+};
+
+using piece = std::function<void(cdr::output_stream&)>;
+
+// Sample's state as the pieces a sender may put a chunk boundary between: every primitive, and
+// a string's characters in two parts.
+std::vector<piece> sample_pieces() {
+  std::vector<piece> pieces;
+  pieces.push_back([](auto& o) { o.write_long(7); });
+  pieces.push_back([](auto& o) { o.write_double(2.5); });
+  pieces.push_back([](auto& o) { o.write_ulong(6); });  // "hello" and its NUL
+  pieces.push_back([](auto& o) { o.write_octets("hel", 3); });
+  pieces.push_back([](auto& o) { o.write_octets("lo", 3); });
+  pieces.push_back([](auto& o) { o.write_ulong(3); });
+  for (double v : {1.5, -2.25, 3.75}) pieces.push_back([v](auto& o) { o.write_double(v); });
+  for (std::int32_t v : {3, 4}) pieces.push_back([v](auto& o) { o.write_long(v); });
+  pieces.push_back([](auto& o) { o.write_ulong(2); });
+  for (std::int32_t v : {5, 6, 7, 8}) pieces.push_back([v](auto& o) { o.write_long(v); });
+  return pieces;
+}
+
+// The pieces in one chunked value, with a boundary after each piece `cut_after` says.
+std::vector<std::byte> write_pieces(std::string_view id, const std::vector<piece>& pieces,
+                                    const std::function<bool(std::size_t)>& cut_after) {
+  chunked_value v(id);
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    pieces[i](v.out());
+    if (i + 1 < pieces.size() && cut_after(i)) v.cut();
+  }
+  return v.finish();
+}
+
+void check_sample(const value_ref<Sample>& back) {
+  REQUIRE(back);
+  CHECK(back->a == 7);
+  CHECK(back->d == 2.5);
+  CHECK(back->s == "hello");
+  CHECK(back->ds == std::vector<double>{1.5, -2.25, 3.75});
+  CHECK(back->p == point{3, 4});
+  CHECK(back->ps == std::vector<point>{{5, 6}, {7, 8}});
+}
+
+value_ref<Sample> read_sample(const std::vector<std::byte>& bytes) {
+  auto in = reader_of(bytes);
+  value_ref<Sample> back;
+  read_value(in, back);
+  CHECK(in.at_end());
+  return back;
+}
+
+}  // namespace
+
+TEST_CASE("a state split after any one of its primitives reads back whole", "[value][chunks]") {
+  auto registered = factories::of<Sample>();
+  const auto pieces = sample_pieces();
+  check_sample(read_sample(write_pieces(Sample::repository_id, pieces, [](std::size_t) { return false; })));
+  for (std::size_t at = 0; at + 1 < pieces.size(); ++at) {
+    INFO("a chunk boundary after piece " << at);
+    check_sample(read_sample(write_pieces(Sample::repository_id, pieces, [at](std::size_t i) { return i == at; })));
+  }
+}
+
+TEST_CASE("a state split after every primitive reads back whole", "[value][chunks]") {
+  auto registered = factories::of<Sample>();
+  auto bytes = write_pieces(Sample::repository_id, sample_pieces(), [](std::size_t) { return true; });
+  check_sample(read_sample(bytes));
+}
+
+TEST_CASE("what cannot be rejoined without the members' types raises MARSHAL", "[value][chunks]") {
+  auto registered = factories::of<Wide>();
+  auto wide = [](bool cut_doubles, bool cut_before_struct, bool cut_in_struct) {
+    chunked_value v(Wide::repository_id);
+    v.out().write_double(1.5);
+    if (cut_doubles) v.cut();
+    v.out().write_double(2.5);
+    if (cut_before_struct) v.cut();
+    v.out().write_long(3);
+    if (cut_in_struct) v.cut();
+    v.out().write_long(4);
+    return v.finish();
+  };
+  auto read_wide = [](const std::vector<std::byte>& bytes) {
+    auto in = reader_of(bytes);
+    value_ref<Wide> back;
+    read_value(in, back);
+    return back;
+  };
+  SECTION("unsplit, both read") {
+    auto back = read_wide(wide(false, false, false));
+    REQUIRE(back);
+    CHECK(back->x == 1.5);
+    CHECK(back->y == 2.5);
+    CHECK(back->p == point{3, 4});
+  }
+  SECTION("8-aligned members split") {
+    CHECK(marshal_minor_of([&] { read_wide(wide(true, false, false)); }) == minor::split_between_chunks);
+  }
+  SECTION("a struct laid out for its position, in the next chunk") {
+    CHECK(marshal_minor_of([&] { read_wide(wide(false, true, false)); }) == minor::split_between_chunks);
+  }
+  SECTION("a struct laid out for its position, split") {
+    CHECK(marshal_minor_of([&] { read_wide(wide(false, false, true)); }) == minor::split_between_chunks);
+  }
+}
+
+TEST_CASE("a malformed split is refused with MARSHAL", "[value][chunks]") {
+  auto registered = factories::of<Sample>();
+  SECTION("a primitive split in the middle") {
+    chunked_value v(Sample::repository_id);
+    v.out().write_octet(7);
+    v.out().write_octet(0);
+    v.cut();
+    v.out().write_octet(0);
+    v.out().write_octet(0);
+    auto bytes = v.finish();
+    CHECK(marshal_minor_of([&] { read_sample(bytes); }) == minor::split_between_chunks);
+  }
+  SECTION("the end tag where the state goes on") {
+    auto pieces = sample_pieces();
+    pieces.resize(2);  // a and d, then -1
+    auto bytes = write_pieces(Sample::repository_id, pieces, [](std::size_t) { return true; });
+    CHECK(marshal_minor_of([&] { read_sample(bytes); }) == minor::read_past_end);
+  }
+  SECTION("a sequence longer than the whole message") {
+    auto pieces = sample_pieces();
+    pieces[5] = [](auto& o) { o.write_ulong(1000); };  // 1000 doubles announced, 3 sent
+    auto bytes = write_pieces(Sample::repository_id, pieces, [](std::size_t i) { return i == 5; });
+    CHECK(marshal_minor_of([&] { read_sample(bytes); }) == minor::length_too_large);
+  }
+}
+
+TEST_CASE("after the value, the stream reads only its own data again", "[value][chunks]") {
+  auto registered = factories::of<Sample>();
+  auto bytes = write_pieces(Sample::repository_id, sample_pieces(), [](std::size_t) { return true; });
+  bytes.push_back(std::byte{1});  // one octet after the value
+  auto in = reader_of(bytes);
+  value_ref<Sample> back;
+  read_value(in, back);
+  check_sample(back);
+  CHECK(marshal_minor_of([&] { in.read_long(); }) == minor::read_past_end);
+  CHECK(in.read_octet() == 1);
+}
+
+TEST_CASE("every octet of a state split everywhere mutated: a value or MARSHAL, never a crash", "[value][chunks]") {
+  auto registered = factories::of<Sample>();
+  const auto bytes = write_pieces(Sample::repository_id, sample_pieces(), [](std::size_t) { return true; });
+  int read = 0, refused = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    for (std::uint8_t flip : {0x01, 0x80, 0xff}) {
+      auto mutated = bytes;
+      mutated[i] ^= std::byte{flip};
+      auto in = reader_of(mutated);
+      try {
+        value_ref<Sample> back;
+        read_value(in, back);
+        ++read;
+      } catch (const SystemException& e) {
+        CHECK(e.kind() == SystemExceptionKind::MARSHAL);
+        ++refused;
+      }
+    }
+  }
+  CHECK(read > 0);
+  CHECK(refused > 0);
+}

@@ -1,0 +1,64 @@
+// Test helpers for the valuetype tests: factories registered for a test's lifetime, streams over
+// written bytes, and the minor code of the MARSHAL a read raises.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "switchyard/exception.h"
+#include "switchyard/value.h"
+
+namespace switchyard::test::values {
+
+// Registers the factories a test needs for its lifetime.
+class factories {
+ public:
+  template <class... T>
+  static factories of() {
+    factories f;
+    (f.add<T>(), ...);
+    return f;
+  }
+  factories(factories&& other) noexcept : ids_(std::move(other.ids_)) {}
+  ~factories() {
+    for (auto id : ids_) {
+      try {
+        unregister_value_factory(id);
+      } catch (const SystemException&) {  // a failed test left it unregistered
+      }
+    }
+  }
+  template <class T>
+  void add() {
+    register_value_factory(T::repository_id, std::make_shared<default_value_factory<T>>());
+    ids_.push_back(T::repository_id);
+  }
+
+ private:
+  factories() = default;
+  std::vector<std::string_view> ids_;
+};
+
+inline std::vector<std::byte> bytes_of(const cdr::output_stream& out) { return {out.data(), out.data() + out.size()}; }
+
+inline cdr::input_stream reader_of(const std::vector<std::byte>& bytes) {
+  return cdr::input_stream(bytes, cdr::native_byte_order);
+}
+
+inline std::uint32_t marshal_minor_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SystemException& e) {
+    REQUIRE(e.kind() == SystemExceptionKind::MARSHAL);
+    return e.minor();
+  }
+  FAIL("no MARSHAL raised");
+  return 0;
+}
+
+}  // namespace switchyard::test::values
