@@ -77,6 +77,18 @@ class ${name}_init : public ::switchyard::value_factory {
 
 )";
 
+// A valuetype that supports an interface: a servant of it whose state is the value's.
+constexpr std::string_view supports_skeleton_template = R"(
+// ${repository_id}: a ${name} that is also a servant of ${interface} (it supports it). Implement
+// the operations in a class of yours; activate one with switchyard::value_servant(value), and
+// pass it by value as any ${name}.
+class ${name}_skeleton : public ${interface}_skeleton, public virtual ${name} {
+ protected:
+  ${name}_skeleton() = default;
+};
+
+)";
+
 constexpr std::string_view box_template = R"(
 // ${repository_id}: a value box.
 class ${name} final : public virtual ::switchyard::value_base {
@@ -179,6 +191,15 @@ std::vector<OperationEntry> own_operations(const ValueType& v) {
   return out;
 }
 
+// The operations of the interfaces `v` itself supports (each one's bases first), which the value
+// class declares as its skeleton does.
+std::vector<OperationEntry> supported_operations(const ValueType& v) {
+  std::vector<OperationEntry> out;
+  for (const Interface* i : v.supports)
+    for (OperationEntry& e : operations_of(*i)) out.push_back(std::move(e));
+  return out;
+}
+
 std::string accessors_of(const StateMember& m, const std::string& type) {
   const std::string name = identifier(m.name);
   if (is_primitive(*m.type))
@@ -210,7 +231,7 @@ std::string id_list(const std::vector<std::string>& ids) {
 bool has_value_operations(const ValueType& value) {
   std::vector<const ValueType*> todo{&value};
   for (std::size_t k = 0; k < todo.size() && k < 256; ++k) {
-    if (!own_operations(*todo[k]).empty()) return true;
+    if (!own_operations(*todo[k]).empty() || !supported_operations(*todo[k]).empty()) return true;
     for (const ValueType* b : todo[k]->bases) todo.push_back(definition(b));
   }
   return false;
@@ -229,6 +250,9 @@ std::string value_type_classes(const ValueType& v, const std::string& nested, co
 
   std::string operations;
   for (const OperationEntry& e : own_operations(v)) operations += "virtual " + signature(e) + " = 0;\n";
+  for (const Interface* i : v.supports)
+    operations += "// " + qualified(*i) + "'s, which " + identifier(v.name) + " supports\n";
+  for (const OperationEntry& e : supported_operations(v)) operations += "virtual " + signature(e) + " = 0;\n";
   const std::string id_literal = string_literal(v.repository_id);
   if (v.is_abstract)
     return fill(abstract_template, {{"repository_id", v.repository_id},
@@ -283,6 +307,11 @@ std::string value_type_classes(const ValueType& v, const std::string& nested, co
   }
   if (!initializers.empty())
     out += fill(init_template, {{"repository_id", v.repository_id}, {"name", name}, {"initializers", initializers}});
+  // One servant base: CORBA lets a value support one interface that is not abstract (ours are
+  // all generated as ordinary interfaces, so only a value supporting exactly one gets this).
+  if (v.supports.size() == 1)
+    out += fill(supports_skeleton_template,
+                {{"repository_id", v.repository_id}, {"name", name}, {"interface", qualified(*v.supports.front())}});
   return out;
 }
 

@@ -194,4 +194,15 @@ void read_value(cdr::input_stream& in, value_ref<T>& target) {
   target = value_ref<T>(typed);
 }
 
+class servant;
+
+// A value that is also a servant (of a valuetype that supports an interface, through its
+// generated X_skeleton) as the adapter activates it: the servant pointer keeps the value alive
+// while it is active, beside every value_ref to it.
+template <class T>
+std::shared_ptr<servant> value_servant(value_ref<T> value) {
+  servant* as_servant = value.get();
+  return std::shared_ptr<servant>(as_servant, [held = std::move(value)](servant*) mutable { held.reset(); });
+}
+
 }  // namespace switchyard
