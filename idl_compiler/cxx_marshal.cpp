@@ -442,6 +442,7 @@ void cdr_read(::switchyard::cdr::input_stream&, ${type}&) {}
 // The discriminator, then the active member (variant index 1 + case index; 0: none).
 constexpr std::string_view union_functions_template = R"(
 void cdr_write(::switchyard::cdr::output_stream& _out, const ${type}& _v) {
+  ${write_scope}
   ${write_discriminator}
   switch (_v._v_.index()) {
     ${write_cases}
@@ -451,6 +452,7 @@ void cdr_write(::switchyard::cdr::output_stream& _out, const ${type}& _v) {
 }
 
 void cdr_read(::switchyard::cdr::input_stream& _in, ${type}& _v) {
+  ${read_scope}
   ${discriminator} _d{};
   ${read_discriminator}
   switch (${type}::_branch(_d)) {
@@ -515,6 +517,7 @@ std::string exception_functions(const Exception& e) {
 
 std::string union_functions(const Union& u) {
   std::string write_discriminator, read_discriminator, write_cases, read_cases;
+  bool values = false;
   write_value(write_discriminator, *u.discriminator, "_v._d_", "");
   read_value(read_discriminator, *u.discriminator, "_d", "");
   for (std::size_t k = 0; k < u.cases.size(); ++k) {
@@ -524,8 +527,11 @@ std::string union_functions(const Union& u) {
     read_value(read, *u.cases[k].member->type, "std::get<" + index + ">(_v._v_)", "");
     write_cases += fill(write_case_template, {{"index", index}, {"write", write}});
     read_cases += fill(read_case_template, {{"index", index}, {"read", read}});
+    values = values || contains_value(*u.cases[k].member->type);
   }
   return fill(union_functions_template, {{"type", qualified(u)},
+                                         {"write_scope", values ? std::string(write_scope) : ""},
+                                         {"read_scope", values ? std::string(read_scope) : ""},
                                          {"discriminator", type_name(*u.discriminator)},
                                          {"write_discriminator", write_discriminator},
                                          {"read_discriminator", read_discriminator},

@@ -102,6 +102,23 @@ TEST_CASE("a struct whose two members are one value reads back as one value", "[
   CHECK(back.first == back.second);
 }
 
+TEST_CASE("a union's branch whose elements are one value reads back as one value", "[value][generated]") {
+  Values::NodesOrCount u;
+  value_ref<Node> x = new OBV_Node(3, nullptr);
+  u.nodes({x, x});
+  cdr::output_stream out;
+  cdr_write(out, u);
+  auto bytes = bytes_of(out);
+  cdr::input_stream in(bytes, cdr::native_byte_order);
+  Values::NodesOrCount back;
+  cdr_read(in, back);
+  REQUIRE(back.nodes().size() == 2);
+  REQUIRE(back.nodes()[0]);
+  CHECK(back.nodes()[0]->id() == 3);
+  CHECK(back.nodes()[0] == back.nodes()[1]);
+  CHECK(in.at_end());
+}
+
 TEST_CASE("a generated truncatable value: read whole, or truncated to its base", "[value][generated]") {
   value_ref<Values::Base> d = new Values::OBV_Derived(3, "three", new OBV_Node(4, nullptr));
   cdr::output_stream out;
