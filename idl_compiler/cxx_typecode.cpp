@@ -73,8 +73,8 @@ std::int64_t label_value(const ConstValue& v) {
   }
 }
 
-// Whether a struct or union reaches one of `targets` through its members (typedefs, sequences and
-// arrays followed): then its TypeCode is part of a recursion.
+// Whether a struct, union, valuetype or box reaches one of `targets` through its members (typedefs,
+// sequences, arrays and concrete bases followed): then its TypeCode is part of a recursion.
 bool reaches(const Declaration* from, const std::vector<const Declaration*>& targets) {
   std::set<const Declaration*> seen;
   std::function<bool(const TypeSpec&)> type_reaches;
@@ -91,6 +91,17 @@ bool reaches(const Declaration* from, const std::vector<const Declaration*>& tar
         return false;
       case DeclKind::typedef_:
         return type_reaches(*static_cast<const Typedef*>(d)->type);
+      case DeclKind::value_type: {
+        const auto& v = *definition(static_cast<const ValueType*>(d));
+        if (const ValueType* base = concrete_base(v);
+            base != nullptr && (std::find(targets.begin(), targets.end(), base) != targets.end() || decl_reaches(base)))
+          return true;
+        for (const StateMember* m : own_state(v))
+          if (type_reaches(*m->type)) return true;
+        return false;
+      }
+      case DeclKind::value_box:
+        return type_reaches(*static_cast<const ValueBox*>(d)->type);
       default:
         return false;
     }
@@ -119,6 +130,10 @@ std::string members_list(const std::vector<std::unique_ptr<Member>>& members, st
            type_code_expression(*members[k]->type, open) + "}";
   return out + "}";
 }
+
+// The expression for a declaration's TypeCode where a type names it: a recursion's placeholder,
+// the TypeCode built in place, or a call to its function.
+std::string declaration_expression(const Declaration& d, std::vector<const Declaration*>& open);
 
 // The expression that builds the TypeCode of a type declaration (not a call to its function).
 std::string build_expression(const Declaration& d, std::vector<const Declaration*>& open) {
@@ -169,6 +184,26 @@ std::string build_expression(const Declaration& d, std::vector<const Declaration
              type_code_expression(*static_cast<const Typedef&>(d).type, open) + ")";
     case DeclKind::interface:
       return tc + "::make_objref(" + id + ", " + name + ")";
+    case DeclKind::value_type: {
+      const auto& v = *definition(static_cast<const ValueType*>(&d));
+      open.push_back(&v);
+      const char* modifier = v.is_custom        ? "custom"
+                             : v.is_abstract    ? "abstract"
+                             : v.is_truncatable ? "truncatable"
+                                                : "none";
+      const ValueType* base = concrete_base(v);
+      std::string members;
+      for (const StateMember* m : own_state(v))
+        members += std::string(members.empty() ? "" : ", ") + "{" + string_literal(m->name) + ", " +
+                   type_code_expression(*m->type, open) + ", " + (m->is_public ? "1" : "0") + "}";
+      std::string e = tc + "::make_value(" + id + ", " + name + ", ::switchyard::value_modifier::" + modifier + ", " +
+                      (base != nullptr ? declaration_expression(*base, open) : tc + "()") + ", {" + members + "})";
+      open.pop_back();
+      return e;
+    }
+    case DeclKind::value_box:
+      return tc + "::make_value_box(" + id + ", " + name + ", " +
+             type_code_expression(*static_cast<const ValueBox&>(d).type, open) + ")";
     default:
       return tc + "()";
   }
@@ -180,6 +215,22 @@ std::string type_code_function(const Declaration& declaration) {
   const std::string q = qualified(declaration);
   return q.substr(0, q.size() - identifier(declaration.name).size()) + "_tc_" + declaration.name;
 }
+
+namespace {
+
+std::string declaration_expression(const Declaration& d, std::vector<const Declaration*>& open) {
+  if (std::find(open.begin(), open.end(), &d) != open.end())
+    return tc + "::make_recursive(" + string_literal(d.repository_id) + ")";
+  // Inside a recursion, built in place: its function would call back into the one being built.
+  if (!open.empty() &&
+      (d.kind == DeclKind::struct_ || d.kind == DeclKind::union_ || d.kind == DeclKind::typedef_ ||
+       d.kind == DeclKind::value_type || d.kind == DeclKind::value_box) &&
+      reaches(&d, open))
+    return build_expression(d, open);
+  return type_code_function(d) + "()";
+}
+
+}  // namespace
 
 std::string type_code_expression(const TypeSpec& type, std::vector<const Declaration*>& open) {
   switch (type.kind) {
@@ -208,18 +259,7 @@ std::string type_code_expression(const TypeSpec& type, std::vector<const Declara
       // An interface only forward-declared in this specification has no _tc_ function anywhere.
       if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->forward)
         return build_expression(*d, open);
-      // No TypeCodes for valuetypes yet (tk_value, tk_value_box): what needs one raises.
-      if (d->kind == DeclKind::value_type || d->kind == DeclKind::value_box)
-        return "(throw ::switchyard::SystemException(::switchyard::SystemExceptionKind::NO_IMPLEMENT, 0, "
-               "::switchyard::CompletionStatus::no, " +
-               string_literal("TypeCodes of valuetypes are not supported: " + d->repository_id) + "), " + tc + "())";
-      if (std::find(open.begin(), open.end(), d) != open.end())
-        return tc + "::make_recursive(" + string_literal(d->repository_id) + ")";
-      if (!open.empty() &&
-          (d->kind == DeclKind::struct_ || d->kind == DeclKind::union_ || d->kind == DeclKind::typedef_) &&
-          reaches(d, open))
-        return build_expression(*d, open);
-      return type_code_function(*d) + "()";
+      return declaration_expression(*d, open);
     }
   }
   return tc + "()";
@@ -309,7 +349,10 @@ bool has_type_code(const Declaration& d) {
     case DeclKind::exception:
     case DeclKind::enum_:
     case DeclKind::typedef_:
+    case DeclKind::value_box:
       return true;
+    case DeclKind::value_type:
+      return !static_cast<const ValueType&>(d).forward;
     default:
       return false;
   }

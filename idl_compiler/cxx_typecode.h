@@ -1,7 +1,8 @@
 // syidl C++ back end: TypeCodes and Any operators for generated types (docs/idl.md, "TypeCodes and
-// Any"). For every struct, union, exception, enum, typedef and interface X the generated code has
-// `_tc_X()` (a function returning a TypeCode built once), and for every struct, union, exception and
-// enum `operator<<=` / `operator>>=` with ::switchyard::any; typedefs get `insert_X` / `extract_X`.
+// Any"). For every struct, union, exception, enum, typedef, interface, valuetype and box X the
+// generated code has `_tc_X()` (a function returning a TypeCode built once), and for every struct,
+// union, exception and enum `operator<<=` / `operator>>=` with ::switchyard::any; typedefs get
+// `insert_X` / `extract_X`.
 // May include ast.h, cxx_emitter.h, cxx_types.h and cxx_marshal.h.
 #pragma once
 

@@ -121,6 +121,23 @@ const Declaration* target_of(const TypeSpec& type) {
   }
 }
 
+const ValueType* definition(const ValueType* value) {
+  return value->forward && value->definition ? value->definition : value;
+}
+
+std::vector<const StateMember*> own_state(const ValueType& value) {
+  std::vector<const StateMember*> out;
+  for (const auto& d : value.definitions)
+    if (d->kind == DeclKind::state_member) out.push_back(static_cast<const StateMember*>(d.get()));
+  return out;
+}
+
+const ValueType* concrete_base(const ValueType& value) {
+  for (const ValueType* b : value.bases)
+    if (!definition(b)->is_abstract) return definition(b);
+  return nullptr;
+}
+
 const TypeSpec& unalias(const TypeSpec& type) {
   const TypeSpec* t = &type;
   for (int guard = 0;

@@ -71,6 +71,11 @@ bool is_primitive(const TypeSpec& type);
 // A valuetype, box or ValueBase, or a type holding one (through structs, unions, exceptions,
 // sequences, arrays and typedefs): its marshaling needs a value scope (switchyard/value.h).
 bool contains_value(const TypeSpec& type);
+// A valuetype's definition (itself, or what a forward declaration names); its own state members
+// in order; the concrete valuetype it inherits, or null.
+const ValueType* definition(const ValueType* value);
+std::vector<const StateMember*> own_state(const ValueType& value);
+const ValueType* concrete_base(const ValueType& value);
 // sequence<octet>, possibly through typedefs.
 bool is_octet_sequence(const TypeSpec& type);
 // The fewest octets a value of the type occupies in CDR (checked against a length before sizing).

@@ -143,21 +143,6 @@ constexpr std::string_view registration_template = R"(
      true);
 )";
 
-std::vector<const StateMember*> own_state(const ValueType& v) {
-  std::vector<const StateMember*> out;
-  for (const auto& d : v.definitions)
-    if (d->kind == DeclKind::state_member) out.push_back(static_cast<const StateMember*>(d.get()));
-  return out;
-}
-
-const ValueType* definition(const ValueType* v) { return v->forward && v->definition ? v->definition : v; }
-
-const ValueType* concrete_base(const ValueType& v) {
-  for (const ValueType* b : v.bases)
-    if (!definition(b)->is_abstract) return definition(b);
-  return nullptr;
-}
-
 // Every state member, the concrete bases' first.
 void all_state(const ValueType& v, std::vector<const StateMember*>& out, int depth = 0) {
   if (depth > 64) return;

@@ -319,6 +319,47 @@ type_code type_code::make_union(std::string id, std::string name, const type_cod
   return type_code(std::move(shared));
 }
 
+type_code type_code::make_value(std::string id, std::string name, value_modifier modifier,
+                                const type_code& concrete_base, std::vector<type_code_value_member> members) {
+  const tc_kind base = concrete_base.shared_node() && concrete_base.shared_node()->placeholder
+                           ? tc_kind::tk_value
+                           : concrete_base.unaliased().kind();
+  if (base != tc_kind::tk_null && base != tc_kind::tk_value)
+    throw SystemException(SystemExceptionKind::BAD_TYPECODE, 0, CompletionStatus::no,
+                          "concrete base of " + std::string(to_string(base)));
+  auto n = new_node(tc_kind::tk_value);
+  n->id = std::move(id);
+  n->name = std::move(name);
+  n->modifier = static_cast<std::int16_t>(modifier);
+  n->content = concrete_base;
+  for (auto& m : members) {
+    check_element(m.type, "value member");
+    if (m.visibility != 0 && m.visibility != 1)
+      throw SystemException(SystemExceptionKind::BAD_TYPECODE, 0, CompletionStatus::no,
+                            "value member visibility " + std::to_string(m.visibility));
+    n->member_names.push_back(std::move(m.name));
+    n->member_types.push_back(std::move(m.type));
+    n->visibilities.push_back(m.visibility);
+  }
+  std::shared_ptr<const type_code_node> shared = std::move(n);
+  std::set<const type_code_node*> seen;
+  if (!shared->id.empty()) detail::bind_placeholders(*shared, shared->id, shared, seen);
+  return type_code(std::move(shared));
+}
+
+type_code type_code::make_value_box(std::string id, std::string name, const type_code& boxed) {
+  check_element(boxed, "value box");
+  const tc_kind k = boxed.shared_node() && boxed.shared_node()->placeholder ? tc_kind::tk_struct : boxed.kind();
+  if (k == tc_kind::tk_value || k == tc_kind::tk_value_box || k == tc_kind::tk_null)
+    throw SystemException(SystemExceptionKind::BAD_TYPECODE, 0, CompletionStatus::no,
+                          "value box of " + std::string(to_string(k)));
+  auto n = new_node(tc_kind::tk_value_box);
+  n->id = std::move(id);
+  n->name = std::move(name);
+  n->content = boxed;
+  return type_code(std::move(n));
+}
+
 type_code type_code::make_recursive(std::string id) {
   auto n = new_node(tc_kind::tk_null);
   n->placeholder = true;
@@ -337,11 +378,12 @@ namespace {
 
 bool has_id(tc_kind k) {
   return k == tc_kind::tk_objref || k == tc_kind::tk_struct || k == tc_kind::tk_union || k == tc_kind::tk_enum ||
-         k == tc_kind::tk_alias || k == tc_kind::tk_except;
+         k == tc_kind::tk_alias || k == tc_kind::tk_except || k == tc_kind::tk_value || k == tc_kind::tk_value_box;
 }
 
 bool has_members(tc_kind k) {
-  return k == tc_kind::tk_struct || k == tc_kind::tk_union || k == tc_kind::tk_enum || k == tc_kind::tk_except;
+  return k == tc_kind::tk_struct || k == tc_kind::tk_union || k == tc_kind::tk_enum || k == tc_kind::tk_except ||
+         k == tc_kind::tk_value;
 }
 
 void check_index(const type_code_node& n, std::uint32_t index) {
@@ -389,10 +431,30 @@ static type_code child_of(const std::shared_ptr<const type_code_node>& owner, co
 
 type_code type_code::member_type(std::uint32_t index) const {
   const auto& n = node();
-  if (n.kind != tc_kind::tk_struct && n.kind != tc_kind::tk_union && n.kind != tc_kind::tk_except)
+  if (n.kind != tc_kind::tk_struct && n.kind != tc_kind::tk_union && n.kind != tc_kind::tk_except &&
+      n.kind != tc_kind::tk_value)
     bad_kind(n.kind, "member types");
   check_index(n, index);
   return child_of(node_, n.member_types[index]);
+}
+
+std::int16_t type_code::member_visibility(std::uint32_t index) const {
+  const auto& n = node();
+  if (n.kind != tc_kind::tk_value) bad_kind(n.kind, "member visibility");
+  check_index(n, index);
+  return n.visibilities[index];
+}
+
+value_modifier type_code::type_modifier() const {
+  const auto& n = node();
+  if (n.kind != tc_kind::tk_value) bad_kind(n.kind, "type modifier");
+  return static_cast<value_modifier>(n.modifier);
+}
+
+type_code type_code::concrete_base_type() const {
+  const auto& n = node();
+  if (n.kind != tc_kind::tk_value) bad_kind(n.kind, "concrete base");
+  return child_of(node_, n.content);
 }
 
 std::int64_t type_code::member_label(std::uint32_t index) const {
@@ -424,7 +486,8 @@ std::uint32_t type_code::length() const {
 
 type_code type_code::content_type() const {
   const auto& n = node();
-  if (n.kind != tc_kind::tk_sequence && n.kind != tc_kind::tk_array && n.kind != tc_kind::tk_alias)
+  if (n.kind != tc_kind::tk_sequence && n.kind != tc_kind::tk_array && n.kind != tc_kind::tk_alias &&
+      n.kind != tc_kind::tk_value_box)
     bad_kind(n.kind, "content type");
   return child_of(node_, n.content);
 }
@@ -476,10 +539,10 @@ bool compare(const type_code& a, const type_code& b, bool equivalence, int depth
   }
   if (n.length != m.length || n.digits != m.digits || n.scale != m.scale || n.default_index != m.default_index ||
       n.member_labels != m.member_labels || n.member_types.size() != m.member_types.size() ||
-      n.member_names.size() != m.member_names.size())
+      n.member_names.size() != m.member_names.size() || n.visibilities != m.visibilities || n.modifier != m.modifier)
     return false;
   if (n.kind == tc_kind::tk_sequence || n.kind == tc_kind::tk_array || n.kind == tc_kind::tk_alias ||
-      n.kind == tc_kind::tk_union)
+      n.kind == tc_kind::tk_union || n.kind == tc_kind::tk_value || n.kind == tc_kind::tk_value_box)
     if (!compare(n.content, m.content, equivalence, depth + 1)) return false;
   for (std::size_t k = 0; k < n.member_types.size(); ++k)
     if (!compare(n.member_types[k], m.member_types[k], equivalence, depth + 1)) return false;

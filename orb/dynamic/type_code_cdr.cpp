@@ -35,6 +35,8 @@ bool has_encapsulation(tc_kind k) {
     case tc_kind::tk_array:
     case tc_kind::tk_alias:
     case tc_kind::tk_except:
+    case tc_kind::tk_value:
+    case tc_kind::tk_value_box:
       return true;
     default:
       return false;
@@ -177,9 +179,22 @@ class type_code_writer {
         out_.write_ulong(n.length);
         break;
       case tc_kind::tk_alias:
+      case tc_kind::tk_value_box:
         out_.write_string(n.id);
         out_.write_string(n.name);
         write(n.content);
+        break;
+      case tc_kind::tk_value:
+        out_.write_string(n.id);
+        out_.write_string(n.name);
+        out_.write_short(n.modifier);
+        write(n.content);  // the concrete base, or tk_null
+        out_.write_ulong(static_cast<std::uint32_t>(n.member_types.size()));
+        for (std::size_t k = 0; k < n.member_types.size(); ++k) {
+          out_.write_string(n.member_names[k]);
+          write(n.member_types[k]);
+          out_.write_short(n.visibilities[k]);
+        }
         break;
       default:
         break;
@@ -248,9 +263,9 @@ class type_code_reader {
     if (raw_kind > static_cast<std::uint32_t>(tc_kind::tk_event))
       in.throw_marshal(minor::bad_typecode, "unknown TCKind " + std::to_string(raw_kind));
     const auto kind = static_cast<tc_kind>(raw_kind);
-    if (raw_kind > static_cast<std::uint32_t>(tc_kind::tk_fixed))
+    if (raw_kind > static_cast<std::uint32_t>(tc_kind::tk_value_box))
       in.throw_marshal(minor::unsupported_typecode,
-                       "TypeCode of " + std::string(to_string(kind)) + ": value types are not supported");
+                       "TypeCode of " + std::string(to_string(kind)) + " is not supported");
     if (is_simple(kind)) return type_code::basic(kind);
     auto n = std::make_shared<type_code_node>();
     n->kind = kind;
@@ -347,6 +362,38 @@ class type_code_reader {
         n->content = read(inner, depth + 1);
         check_member(inner, n->content, "alias");
         break;
+      case tc_kind::tk_value_box: {
+        inner.read_string(n->id);
+        inner.read_string(n->name);
+        n->content = read(inner, depth + 1);
+        check_member(inner, n->content, "value box");
+        break;
+      }
+      case tc_kind::tk_value: {
+        inner.read_string(n->id);
+        inner.read_string(n->name);
+        n->modifier = inner.read_short();
+        if (n->modifier < 0 || n->modifier > 3)
+          inner.throw_marshal(minor::bad_typecode, "value type modifier " + std::to_string(n->modifier));
+        n->content = read(inner, depth + 1);
+        const auto& base = n->content.shared_node();
+        if (!(base && base->placeholder) && n->content.kind() != tc_kind::tk_null &&
+            n->content.unaliased().kind() != tc_kind::tk_value)
+          inner.throw_marshal(minor::bad_typecode,
+                              "concrete base of " + std::string(to_string(n->content.unaliased().kind())));
+        // A member is at least a name (a length), a TypeCode (a kind) and a visibility: 10 octets.
+        const std::uint32_t count = inner.read_length(10);
+        for (std::uint32_t k = 0; k < count; ++k) {
+          n->member_names.push_back(inner.read_string());
+          n->member_types.push_back(read(inner, depth + 1));
+          check_member(inner, n->member_types.back(), "value member");
+          const std::int16_t visibility = inner.read_short();
+          if (visibility != 0 && visibility != 1)
+            inner.throw_marshal(minor::bad_typecode, "value member visibility " + std::to_string(visibility));
+          n->visibilities.push_back(visibility);
+        }
+        break;
+      }
       default:
         break;
     }

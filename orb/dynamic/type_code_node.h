@@ -33,10 +33,12 @@ struct type_code_node {
   std::vector<std::string> member_names;    // struct, union, enum, except
   std::vector<type_code> member_types;      // struct, union, except
   std::vector<std::int64_t> member_labels;  // union
-  type_code content;                        // sequence, array, alias: element; union: discriminator
-  std::int32_t default_index = -1;          // union
-  std::uint32_t length = 0;                 // string, wstring, sequence bound; array length
-  std::uint16_t digits = 0;                 // fixed
+  std::vector<std::int16_t> visibilities;   // value
+  std::int16_t modifier = 0;                // value
+  type_code content;  // sequence, array, alias: element; union: discriminator; value: concrete base; value_box: boxed
+  std::int32_t default_index = -1;  // union
+  std::uint32_t length = 0;         // string, wstring, sequence bound; array length
+  std::uint16_t digits = 0;         // fixed
   std::int16_t scale = 0;
 
   // A recursive reference (make_recursive, or an indirection read to an enclosing TypeCode): `id`

@@ -184,6 +184,11 @@ class plan_builder {
       case tc_kind::tk_sequence:
       case tc_kind::tk_array:
         return build_sequence(n, depth);
+      case tc_kind::tk_value:
+      case tc_kind::tk_value_box:
+        // Read or written, as TypeCodes the ORB does not support were before: MARSHAL.
+        throw SystemException(SystemExceptionKind::MARSHAL, minor::unsupported_typecode, CompletionStatus::no,
+                              "an Any cannot hold a value yet (" + n.id + ")");
       default:
         bad_typecode("no value of " + std::string(to_string(n.kind)));
     }

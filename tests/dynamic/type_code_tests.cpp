@@ -224,7 +224,7 @@ TEST_CASE("malformed TypeCodes raise MARSHAL", "[dynamic][type_code]") {
   }
   SECTION("unknown and unsupported kinds") {
     require_marshal(hex("63000000"));
-    require_marshal(hex("1d000000 08000000 01000000 00000000"));  // tk_value
+    require_marshal(hex("1d000000 08000000 01000000 00000000"));  // tk_value cut short
     require_marshal(hex("21000000"));                             // tk_local_interface
   }
   SECTION("indirections that point nowhere") {
@@ -266,5 +266,40 @@ TEST_CASE("malformed TypeCodes raise MARSHAL", "[dynamic][type_code]") {
       CHECK(e.kind() == SystemExceptionKind::MARSHAL);
       CHECK(e.minor() == minor::typecode_too_deep);
     }
+  }
+}
+
+TEST_CASE("valuetype TypeCodes: built, compared, and read back; malformed ones refused", "[dynamic][type_code]") {
+  const type_code base = type_code::make_value("IDL:B:1.0", "B", value_modifier::none, type_code(),
+                                               {{"a", type_code::basic(tc_kind::tk_long), 1}});
+  const type_code derived =
+      type_code::make_value("IDL:D:1.0", "D", value_modifier::truncatable, base,
+                            {{"next", type_code::make_recursive("IDL:D:1.0"), 0}, {"s", type_code::make_string(), 1}});
+  const type_code box = type_code::make_value_box("IDL:X:1.0", "X", type_code::make_sequence(derived));
+  CHECK(derived.concrete_base_type() == base);
+  CHECK(derived.member_type(0).id() == "IDL:D:1.0");
+  CHECK(derived.member_visibility(0) == 0);
+  CHECK_FALSE(derived.equal(type_code::make_value("IDL:D:1.0", "D", value_modifier::none, base, {})));
+  for (const type_code& tc : {base, derived, box}) CHECK(read_all(written(tc), byte_order::little_endian) == tc);
+  SECTION("what cannot be built") {
+    CHECK_THROWS_AS(
+        type_code::make_value("IDL:V:1.0", "V", value_modifier::none, type_code::basic(tc_kind::tk_long), {}),
+        SystemException);
+    CHECK_THROWS_AS(type_code::make_value_box("IDL:V:1.0", "V", base), SystemException);
+    CHECK_THROWS_AS(node_tc().member_visibility(0), SystemException);  // a struct's members have none
+  }
+  SECTION("malformed in CDR") {
+    // IDL:B:1.0: the modifier at octet 34, the concrete base's kind at 36, the visibility at 56.
+    const bytes good = written(base);
+    REQUIRE(good.size() == 58);
+    auto with = [&](std::size_t at, std::uint8_t octet) {
+      bytes b = good;
+      b[at] = std::byte{octet};
+      return b;
+    };
+    CHECK(read_all(good, byte_order::little_endian) == base);
+    require_marshal(with(34, 7));  // modifier 7
+    require_marshal(with(36, 3));  // concrete base tk_long
+    require_marshal(with(56, 2));  // visibility 2
   }
 }

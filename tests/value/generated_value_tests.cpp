@@ -7,8 +7,11 @@
 
 #include <string>
 
+#include "switchyard/any.h"
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
+#include "switchyard/type_code.h"
+#include "tests/cdr/hex.h"
 #include "tests/core/orb_fixture.h"
 #include "tests/value/value_echo_servant.h"
 
@@ -151,10 +154,10 @@ TEST_CASE("a generated truncatable value: read whole, or truncated to its base",
 }
 
 TEST_CASE("generated boxes and a valuetype with private state and a user factory", "[value][generated]") {
-  test::register_label_factory();
+  ::test::register_label_factory();
   value_ref<Values::Text> t = new Values::Text("boxed");
   value_ref<Values::BoxedPoint> p = new Values::BoxedPoint(Values::Point{3, 4});
-  value_ref<Values::Label> l = new test::label_impl("private");
+  value_ref<Values::Label> l = new ::test::label_impl("private");
   cdr::output_stream out;
   write_value(out, t);
   write_value(out, p);
@@ -198,7 +201,7 @@ class account_factory final : public Values::Account_init {
 }  // namespace
 
 TEST_CASE("a value that supports an interface serves it, and still travels by value", "[value][generated]") {
-  test::serving_orb server;
+  ::test::serving_orb server;
   value_ref<account> ada = new account;
   ada->owner("ada");
   auto reference = server.orb->root_adapter().activate(value_servant(ada));
@@ -246,8 +249,8 @@ TEST_CASE("a valuetype with an initializer and a supported interface", "[value][
 
 TEST_CASE("valuetypes through generated stubs and skeletons, end to end", "[value][generated]") {
   const std::string giop = GENERATE(as<std::string>{}, "1.2", "1.0");
-  test::serving_orb server({"-ORBGIOPVersion", giop});
-  auto servant = std::make_shared<test::value_echo_servant>();
+  ::test::serving_orb server({"-ORBGIOPVersion", giop});
+  auto servant = std::make_shared<::test::value_echo_servant>();
   auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(servant));
   server.start();
   auto client = orb_init({"-ORBGIOPVersion", giop});
@@ -310,12 +313,72 @@ TEST_CASE("valuetypes through generated stubs and skeletons, end to end", "[valu
   }
 }
 
-TEST_CASE("the TypeCode of a type holding a value is refused clearly (not supported yet)", "[value][generated]") {
-  try {
-    (void)Values::_tc_Pair();
-    FAIL("no exception");
-  } catch (const SystemException& e) {
-    CHECK(e.kind() == SystemExceptionKind::NO_IMPLEMENT);
-    CHECK(std::string(e.what()).find("IDL:switchyard.test/Values/Node:1.0") != std::string::npos);
+TEST_CASE("generated TypeCodes of valuetypes and boxes", "[value][generated]") {
+  SECTION("a recursive valuetype") {
+    const type_code& node = Values::_tc_Node();
+    CHECK(node.kind() == tc_kind::tk_value);
+    CHECK(node.id() == "IDL:switchyard.test/Values/Node:1.0");
+    CHECK(node.name() == "Node");
+    CHECK(node.type_modifier() == value_modifier::none);
+    CHECK(node.concrete_base_type().kind() == tc_kind::tk_null);
+    REQUIRE(node.member_count() == 2);
+    CHECK(node.member_name(0) == "id");
+    CHECK(node.member_type(0).kind() == tc_kind::tk_long);
+    CHECK(node.member_visibility(0) == 1);
+    CHECK(node.member_name(1) == "next");
+    CHECK(node.member_type(1).kind() == tc_kind::tk_value);
+    CHECK(node.member_type(1).id() == node.id());  // the recursion, resolved
+  }
+  SECTION("truncatable, with its concrete base; private state; abstract") {
+    const type_code& derived = Values::_tc_Derived();
+    CHECK(derived.type_modifier() == value_modifier::truncatable);
+    CHECK(derived.concrete_base_type().equal(Values::_tc_Base()));
+    REQUIRE(derived.member_count() == 2);
+    CHECK(derived.member_name(0) == "label");
+    CHECK(derived.member_type(1).equal(Values::_tc_Node()));
+    CHECK(Values::_tc_Label().member_visibility(0) == 0);
+    CHECK(Values::_tc_Named().type_modifier() == value_modifier::abstract);
+    CHECK(Values::_tc_Named().member_count() == 0);
+  }
+  SECTION("boxes, and a struct holding values") {
+    CHECK(Values::_tc_Text().kind() == tc_kind::tk_value_box);
+    CHECK(Values::_tc_Text().content_type().kind() == tc_kind::tk_string);
+    CHECK(Values::_tc_BoxedPoint().content_type().equal(Values::_tc_Point()));
+    CHECK(Values::_tc_Pair().member_type(0).equal(Values::_tc_Node()));
+  }
+  SECTION("in CDR: byte for byte (Base), and read back equal (recursive and derived)") {
+    cdr::output_stream out;
+    write_type_code(out, Values::_tc_Base());
+    // tk_value (29), an encapsulation of 78 octets: byte order, id, name "Base", a padding octet
+    // and modifier 0, tk_null, one member: "a", padding, tk_long (3), public (1).
+    CHECK(switchyard::test::to_hex(out.bytes()) ==
+          "1d 00 00 00 4e 00 00 00 01 00 00 00 "
+          "24 00 00 00 49 44 4c 3a 73 77 69 74 63 68 79 61 72 64 2e 74 65 73 74 2f 56 61 6c 75 65 73 2f 42 61 "
+          "73 65 3a 31 2e 30 00 "
+          "05 00 00 00 42 61 73 65 00 00 00 00 00 00 00 00 01 00 00 00 02 00 00 00 61 00 00 00 03 00 00 00 "
+          "01 00");
+    for (const type_code* tc : {&Values::_tc_Node(), &Values::_tc_Derived(), &Values::_tc_Text()}) {
+      cdr::output_stream o;
+      write_type_code(o, *tc);
+      auto bytes = bytes_of(o);
+      cdr::input_stream in(bytes, cdr::native_byte_order);
+      CHECK(read_type_code(in).equal(*tc));
+      CHECK(in.at_end());
+    }
+  }
+  SECTION("an Any cannot hold a value yet: MARSHAL, named") {
+    Values::Pair p;
+    p.first = new OBV_Node(1, nullptr);
+    try {
+      any a;
+      a <<= p;
+      cdr::output_stream out;
+      write_any(out, a);
+      FAIL("no exception");
+    } catch (const SystemException& e) {
+      CHECK(e.kind() == SystemExceptionKind::MARSHAL);
+      CHECK(e.minor() == minor::unsupported_typecode);
+      CHECK(std::string(e.what()).find("IDL:switchyard.test/Values/Node:1.0") != std::string::npos);
+    }
   }
 }

@@ -3,16 +3,17 @@
 // Generated code builds them with the make_* functions (syidl emits `_tc_<Name>()`, docs/idl.md);
 // the ORB reads and writes them with read_type_code / write_type_code.
 //
-// Every kind up to tk_fixed is supported, tk_Principal included. Value types and the kinds after
-// them (tk_value, tk_value_box, tk_native, tk_abstract_interface, tk_local_interface, tk_component,
+// Every kind up to tk_fixed is supported, tk_Principal included, and tk_value and tk_value_box.
+// The kinds after them (tk_native, tk_abstract_interface, tk_local_interface, tk_component,
 // tk_home, tk_event) are rejected: BAD_TYPECODE when built, MARSHAL minor::unsupported_typecode
-// when read.
+// when read. An Any cannot hold a value yet (MARSHAL minor::unsupported_typecode when one is
+// written or read).
 //
-// Recursive types (struct Node { sequence<Node> children; }) are built with make_recursive(id)
-// in place of the enclosing type; make_struct / make_union bind every such placeholder with
-// their id below them. The placeholder refers to its enclosing type without owning it, so there
-// is no reference cycle: a type_code reached by navigating from the enclosing one keeps the
-// whole tree alive.
+// Recursive types (struct Node { sequence<Node> children; }, valuetype Node { public Node next; })
+// are built with make_recursive(id) in place of the enclosing type; make_struct / make_union /
+// make_value bind every such placeholder with their id below them. The placeholder refers to its enclosing type without
+// owning it, so there is no reference cycle: a type_code reached by navigating from the enclosing one keeps the whole
+// tree alive.
 #pragma once
 
 #include <cstdint>
@@ -78,7 +79,7 @@ std::string_view to_string(tc_kind kind) noexcept;
 namespace minor {
 // MARSHAL while reading a TypeCode or a value described by one (vendor codes 0x53590040...).
 inline constexpr std::uint32_t bad_typecode = vendor_base | 0x40;          // malformed TypeCode
-inline constexpr std::uint32_t unsupported_typecode = vendor_base | 0x41;  // value types and later kinds
+inline constexpr std::uint32_t unsupported_typecode = vendor_base | 0x41;  // kinds after tk_value_box; values in an Any
 inline constexpr std::uint32_t bad_indirection = vendor_base | 0x42;       // indirection to nowhere
 inline constexpr std::uint32_t typecode_too_deep = vendor_base | 0x43;     // nesting beyond the limit
 }  // namespace minor
@@ -89,6 +90,10 @@ struct type_code_node;
 
 struct type_code_member;
 struct type_code_union_member;
+struct type_code_value_member;
+
+// A valuetype's type modifier (CORBA 3.0, 4.11.1: ValueModifier).
+enum class value_modifier : std::int16_t { none = 0, custom = 1, abstract = 2, truncatable = 3 };
 
 class type_code {
  public:
@@ -114,21 +119,29 @@ class type_code {
   // default_index: the member that is the default case, or -1.
   static type_code make_union(std::string id, std::string name, const type_code& discriminator,
                               std::int32_t default_index, std::vector<type_code_union_member> members);
-  // A reference to the enclosing struct or union `id` that is being built (see above).
+  // concrete_base: the TypeCode of the concrete valuetype it inherits, or tk_null.
+  static type_code make_value(std::string id, std::string name, value_modifier modifier, const type_code& concrete_base,
+                              std::vector<type_code_value_member> members);
+  static type_code make_value_box(std::string id, std::string name, const type_code& boxed);
+  // A reference to the enclosing struct, union or valuetype `id` that is being built (see above).
   static type_code make_recursive(std::string id);
 
   // --- access (BAD_TYPECODE when the kind has no such thing, BAD_PARAM for an index out of range)
   tc_kind kind() const;
-  const std::string& id() const;       // objref, struct, union, enum, alias, except
+  const std::string& id() const;       // objref, struct, union, enum, alias, except, value, value_box
   const std::string& name() const;     // the same kinds
-  std::uint32_t member_count() const;  // struct, union, enum, except
+  std::uint32_t member_count() const;  // struct, union, enum, except, value
   const std::string& member_name(std::uint32_t index) const;
-  type_code member_type(std::uint32_t index) const;      // struct, union, except
+  type_code member_type(std::uint32_t index) const;      // struct, union, except, value
   std::int64_t member_label(std::uint32_t index) const;  // union
-  type_code discriminator_type() const;                  // union
-  std::int32_t default_index() const;                    // union: -1 for none
-  std::uint32_t length() const;                          // string, wstring, sequence (bound, 0: unbounded), array
-  type_code content_type() const;                        // sequence, array, alias
+  // value: PRIVATE_MEMBER 0, PUBLIC_MEMBER 1
+  std::int16_t member_visibility(std::uint32_t index) const;
+  value_modifier type_modifier() const;  // value
+  type_code concrete_base_type() const;  // value: tk_null when it has none
+  type_code discriminator_type() const;  // union
+  std::int32_t default_index() const;    // union: -1 for none
+  std::uint32_t length() const;          // string, wstring, sequence (bound, 0: unbounded), array
+  type_code content_type() const;        // sequence, array, alias, value_box
   std::uint16_t fixed_digits() const;
   std::int16_t fixed_scale() const;
   // Aliases followed to the type they name.
@@ -153,6 +166,13 @@ class type_code {
 struct type_code_member {
   std::string name;
   type_code type;
+};
+
+// A valuetype's state member, as make_value takes them.
+struct type_code_value_member {
+  std::string name;
+  type_code type;
+  std::int16_t visibility;  // 0: private, 1: public
 };
 
 // A union member: its label (the discriminator value as an integer: enumerator index, 0/1 for
