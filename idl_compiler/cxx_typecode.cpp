@@ -52,8 +52,10 @@ std::string basic_expression(BasicType b) {
       return tc + "::make_objref(\"IDL:omg.org/CORBA/Object:1.0\", \"Object\")";
     case BasicType::void_:
       return basic("tk_void");
-    case BasicType::value_base:
-      return tc + "()";
+    case BasicType::value_base:  // CORBA::_tc_ValueBase
+      return tc +
+             "::make_value(\"IDL:omg.org/CORBA/ValueBase:1.0\", \"ValueBase\", ::switchyard::value_modifier::none, " +
+             tc + "(), {})";
   }
   return tc + "()";
 }

@@ -345,6 +345,10 @@ TEST_CASE("generated TypeCodes of valuetypes and boxes", "[value][generated]") {
     CHECK(Values::_tc_Text().content_type().kind() == tc_kind::tk_string);
     CHECK(Values::_tc_BoxedPoint().content_type().equal(Values::_tc_Point()));
     CHECK(Values::_tc_Pair().member_type(0).equal(Values::_tc_Node()));
+    const type_code held = Values::_tc_Holder().member_type(0);  // ValueBase
+    CHECK(held.kind() == tc_kind::tk_value);
+    CHECK(held.id() == "IDL:omg.org/CORBA/ValueBase:1.0");
+    CHECK(held.member_count() == 0);
   }
   SECTION("in CDR: byte for byte (Base), and read back equal (recursive and derived)") {
     cdr::output_stream out;
@@ -357,7 +361,8 @@ TEST_CASE("generated TypeCodes of valuetypes and boxes", "[value][generated]") {
           "73 65 3a 31 2e 30 00 "
           "05 00 00 00 42 61 73 65 00 00 00 00 00 00 00 00 01 00 00 00 02 00 00 00 61 00 00 00 03 00 00 00 "
           "01 00");
-    for (const type_code* tc : {&Values::_tc_Node(), &Values::_tc_Derived(), &Values::_tc_Text()}) {
+    for (const type_code* tc :
+         {&Values::_tc_Node(), &Values::_tc_Derived(), &Values::_tc_Text(), &Values::_tc_Holder()}) {
       cdr::output_stream o;
       write_type_code(o, *tc);
       auto bytes = bytes_of(o);
