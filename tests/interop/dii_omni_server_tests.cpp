@@ -76,17 +76,17 @@ void check_anys(const object_ref& echo) {
   }
 }
 
-// TypeCodes of valuetypes and boxes (a recursive value, a truncatable one with its concrete base,
-// a box) in an Any of TypeCode: omniORB reads our encoding and writes back its own.
+// TypeCodes of valuetypes and boxes (a truncatable value with its concrete base, a box) in an Any
+// of TypeCode: omniORB reads our encoding and writes back its own. Not a recursive value: omniORB
+// 4.3 leaks the TypeCode_value nodes of one it reads (LSan) and once aborted at exit after it
+// (std::terminate, one CI run in six); ours is checked byte for byte in tests/value.
 void check_value_type_codes(const object_ref& echo) {
-  const std::string node_id = "IDL:Interop/Node:1.0";
-  const type_code node = type_code::make_value(
-      node_id, "Node", value_modifier::none, type_code(),
-      {{"id", type_code::basic(tc_kind::tk_long), 1}, {"next", type_code::make_recursive(node_id), 1}});
+  const type_code base = type_code::make_value("IDL:Interop/Base:1.0", "Base", value_modifier::none, type_code(),
+                                               {{"id", type_code::basic(tc_kind::tk_long), 1}});
   const type_code derived = type_code::make_value("IDL:Interop/Derived:1.0", "Derived", value_modifier::truncatable,
-                                                  node, {{"label", type_code::make_string(), 0}});
+                                                  base, {{"label", type_code::make_string(), 0}});
   const type_code box = type_code::make_value_box("IDL:Interop/Text:1.0", "Text", type_code::make_string());
-  for (const type_code& tc : {node, derived, box}) {
+  for (const type_code& tc : {base, derived, box}) {
     CAPTURE(tc.id());
     any a;
     a <<= tc;
