@@ -119,8 +119,8 @@ const std::byte* input_stream::take_aligned_slow(std::size_t alignment, std::siz
     }
     break;
   }
-  // Begun in this chunk, ended in the next: a struct split between two members. The next
-  // chunk's data starts 4-aligned, so a member aligned to at most 4 starts right there, and
+  // Begun in this chunk, ended in the next: octets, or a struct split between two members. The
+  // next chunk's data starts 4-aligned, so a member aligned to at most 4 starts right there, and
   // where it stood unsplit is known if the split falls where a member of the struct's largest
   // alignment could start. Otherwise only the members' types could tell (after an 8-aligned
   // split, are the next chunk's first 4 octets padding or a long?).
@@ -140,23 +140,9 @@ const std::byte* input_stream::take_aligned_slow(std::size_t alignment, std::siz
   }
 }
 
-const std::byte* input_stream::take_slow(std::size_t n) {
-  if (continuation_ == nullptr || n > continuation_->message_remaining(*this)) throw_read_past_end(n);
-  // Octets: a chunk may end between any two, and they join exactly.
-  while (remaining() == 0)
-    if (!continuation_->next_chunk(*this)) throw_read_past_end(n);
-  if (remaining() >= n) return take(n);
-  std::byte* joined = continuation_->join_storage(n);
-  std::size_t have = 0;
-  for (;;) {
-    const std::size_t part = std::min(remaining(), n - have);
-    std::memcpy(joined + have, cur_, part);
-    cur_ += part;
-    have += part;
-    if (have == n) return joined;
-    if (!continuation_->next_chunk(*this)) throw_read_past_end(n - have);
-  }
-}
+// Octets: a chunk may end between any two, and they join exactly (alignment 1: every split
+// falls where one could begin).
+const std::byte* input_stream::take_slow(std::size_t n) { return take_aligned_slow(1, n); }
 
 void input_stream::read_array_slow(void* dst, std::size_t count, std::size_t size) {
   if (continuation_ == nullptr || count > continuation_->message_remaining(*this) / size)
