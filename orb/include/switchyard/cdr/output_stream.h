@@ -15,6 +15,11 @@
 // mode (their contents stay contiguous); reset() forgets the chunks and keeps the threshold (the
 // request stream sets it once). Beyond max_external_chunks, blocks are copied as usual. For the
 // request path (orb/core/invocation.cpp) and its tests.
+//
+// A block observer (off by default) hears of each block of octets (an array of primitives, a
+// string) written across a multiple of a spacing of the message; the valuetype writer (orb/value)
+// ends its chunk there. It costs nothing inline: the stream's write limit is lowered to the next
+// multiple, so only a write that reaches it takes the slow path.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +35,19 @@
 #include "switchyard/cdr/byte_order.h"
 
 namespace switchyard::cdr {
+
+class output_stream;
+
+// See output_stream::set_block_observer.
+class block_observer {
+ public:
+  // A block has just been written across a boundary; `out`'s position is its end. What the
+  // observer writes there (at most output_stream::observer_room octets) does not move the block.
+  virtual void block_crossed_boundary(output_stream& out) = 0;
+
+ protected:
+  ~block_observer() = default;
+};
 
 class output_stream {
  public:
@@ -81,8 +99,15 @@ class output_stream {
   const std::byte* data() const noexcept { return begin_; }
   std::byte* data() noexcept { return begin_; }
   std::size_t size() const noexcept { return static_cast<std::size_t>(cur_ - begin_); }
-  std::size_t capacity() const noexcept { return static_cast<std::size_t>(end_ - begin_); }
+  std::size_t capacity() const noexcept { return static_cast<std::size_t>(capacity_end_ - begin_); }
   std::span<const std::byte> bytes() const noexcept { return {begin_, size()}; }
+
+  // The observer told of every block (write_octets, write_array, write_sequence, write_string,
+  // write_wstring) written across a multiple of `spacing` octets of the message (positions from
+  // the stream's first octet, external chunks counted); null: none, the default. External chunks
+  // are suspended while one is set, and it is not told of blocks inside encapsulations.
+  void set_block_observer(block_observer* observer, std::size_t spacing) noexcept;
+  static constexpr std::size_t observer_room = 8;  // octets an observer may write after a block
 
   // Position relative to the alignment origin. External chunks count: origin_offset_ is moved
   // back by each chunk's size (modulo 2^64), so the hot path stays one subtraction.
@@ -155,7 +180,7 @@ class output_stream {
   // string: ulong length counting the NUL, the characters, the NUL.
   void write_string(std::string_view s) {
     auto n = static_cast<std::uint32_t>(s.size() + 1);
-    std::byte* p = reserve_aligned(4, 4 + n);
+    std::byte* p = reserve_block(4, 4 + n);
     store(p, n);
     if (!s.empty()) std::memcpy(p + 4, s.data(), s.size());
     p[4 + s.size()] = std::byte{0};
@@ -170,9 +195,7 @@ class output_stream {
     if (n == 0) return;
     if (n >= external_threshold_ && add_external(src, n)) [[unlikely]]
       return;
-    ensure(n);
-    std::memcpy(cur_, src, n);
-    cur_ += n;
+    std::memcpy(reserve_block(1, n), src, n);
   }
 
   // An array of primitives written as one aligned block: one memcpy (the stream is native order).
@@ -184,7 +207,7 @@ class output_stream {
       align(sizeof(T));
       if (add_external(src, count * sizeof(T))) return;
     }
-    std::byte* p = reserve_aligned(sizeof(T), count * sizeof(T));
+    std::byte* p = reserve_block(sizeof(T), count * sizeof(T));
     std::memcpy(p, src, count * sizeof(T));
   }
 
@@ -202,11 +225,14 @@ class output_stream {
     std::size_t length_offset;
     std::size_t saved_origin_offset;
     std::size_t saved_external_threshold;
+    block_observer* saved_observer;
   };
   encapsulation_token begin_encapsulation() {
     std::size_t length_offset = reserve_aligned(4, 4) - begin_;
-    encapsulation_token token{length_offset, origin_offset_, external_threshold_};
+    encapsulation_token token{length_offset, origin_offset_, external_threshold_, observer_};
     external_threshold_ = external_off;
+    if (observer_ != nullptr) [[unlikely]]
+      suspend_observer();
     origin_offset_ = size();
     write_octet(static_cast<std::uint8_t>(native_byte_order));
     return token;
@@ -215,6 +241,8 @@ class output_stream {
     patch_ulong(token.length_offset, static_cast<std::uint32_t>(size() - origin_offset_));
     origin_offset_ = token.saved_origin_offset;
     external_threshold_ = token.saved_external_threshold;
+    if (token.saved_observer != nullptr) [[unlikely]]
+      resume_observer(token.saved_observer);
   }
 
   // Moves the alignment origin to the current position (a GIOP body measured apart, or the
@@ -230,18 +258,39 @@ class output_stream {
  private:
   static constexpr std::size_t external_off = std::numeric_limits<std::size_t>::max();
 
+  // Makes room for `needed` octets (the buffer, or the observer's limit moved on).
   void grow(std::size_t needed);
+  void reallocate(std::size_t needed);
+  // As reserve_aligned, for a block the observer is to hear of.
+  std::byte* reserve_block(std::size_t alignment, std::size_t n) {
+    std::size_t pad = padding_for(aligned_position(), alignment);
+    if (static_cast<std::size_t>(end_ - cur_) < pad + n) [[unlikely]]
+      return reserve_block_slow(alignment, n);
+    for (std::size_t i = 0; i < pad; ++i) *cur_++ = std::byte{0};
+    std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+  std::byte* reserve_block_slow(std::size_t alignment, std::size_t n);
+  // The observer's limit: the first multiple of its spacing at or after `ahead` octets from here.
+  void limit_to_boundary(std::size_t ahead) noexcept;
+  void suspend_observer() noexcept;
+  void resume_observer(block_observer* observer) noexcept;
   // Records an external chunk at the current position; false when the array is full.
   bool add_external(const void* src, std::size_t n) noexcept;
 
   std::unique_ptr<std::byte[]> storage_;
   std::byte* begin_ = nullptr;
   std::byte* cur_ = nullptr;
-  std::byte* end_ = nullptr;
-  std::size_t origin_offset_ = 0;  // offset of the alignment origin from begin_, less chunks after it
+  std::byte* end_ = nullptr;           // where writing leaves the inline path: capacity_end_, or the observer's limit
+  std::byte* capacity_end_ = nullptr;  // the buffer's end
+  std::size_t origin_offset_ = 0;      // offset of the alignment origin from begin_, less chunks after it
   std::size_t external_threshold_ = external_off;
   std::size_t external_count_ = 0;
   std::size_t external_size_ = 0;  // meaningful while external_count_ != 0
+  block_observer* observer_ = nullptr;
+  std::size_t observer_spacing_ = 0;
+  std::size_t observer_saved_threshold_ = external_off;  // the external threshold while an observer is set
   std::uint8_t giop_minor_;
   external_chunk external_[max_external_chunks];
 };
