@@ -197,7 +197,7 @@ std::optional<RunPlan> run_plan(const TypeSpec& element) {
     else plan.copies.push_back({cdr, cxx, leaf.size});
     if (leaf.basic == BasicType::boolean) plan.checks.push_back({cdr, 0});
     if (leaf.enumeration != nullptr) plan.checks.push_back({cdr, leaf.enumeration->enumerators.size()});
-    RunPlan::Load load{cdr, leaf.path, "", 0, leaf.basic == BasicType::boolean};
+    RunPlan::Load load{cdr, leaf.path, "", 0, leaf.basic == BasicType::boolean, leaf.size};
     if (leaf.enumeration != nullptr) {
       load.type = qualified(*leaf.enumeration);
       load.enumerators = leaf.enumeration->enumerators.size();
@@ -253,11 +253,13 @@ void read_run(std::string& code, const RunPlan& plan, const std::string& first, 
   code += in + "if (" + n + " != 0) {\n";
   code += head(plan, "_in", n, k, first_element, in + "  ");
   const std::string body = in + "    ";
-  // From an aligned start, the run's elements join across value chunks as one struct would;
-  // with phases, where the padding falls depends on where the run starts: never joined.
+  // Split between value chunks, the run is rejoined leaf by leaf with its layout.
+  std::vector<std::pair<std::size_t, std::size_t>> leaves;
+  for (const auto& l : plan.loads) leaves.emplace_back(l.cdr, l.size);
+  code += layout_declaration(leaves, plan.stride, body);
   if (plan.one_phase && plan.first_alignment == plan.alignment)
-    code += body + "const std::byte* _p = _in.take_aligned(" + num(plan.alignment) + ", _bytes);\n";
-  else code += body + "const std::byte* _p = _in.take_struct(_bytes);\n";
+    code += body + "const std::byte* _p = _in.take_aligned(" + num(plan.alignment) + ", _bytes, _layout);\n";
+  else code += body + "const std::byte* _p = _in.take_struct(_bytes, _layout);\n";
   code += body + "if (!_in.swapping()) {\n";
   const std::string copy = body + "  ";
   if (plan.one_block) {

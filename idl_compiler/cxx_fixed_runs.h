@@ -47,6 +47,7 @@ struct RunPlan {
     std::string type;             // the C++ type loaded: "std::int32_t", or the enum's
     std::size_t enumerators = 0;  // an enum's count; 0 otherwise
     bool boolean = false;
+    std::size_t size = 0;  // CDR size = alignment
   };
   std::vector<Load> loads;
   bool one_block = false;  // the CDR layout at that phase is the C++ layout, stride == sizeof

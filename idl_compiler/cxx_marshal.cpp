@@ -221,11 +221,18 @@ void fixed_read(std::string& code, const FixedLayout& layout, const std::string&
       }
     }
   };
+  // Where each leaf lies at a placement: only a read split between value chunks needs it.
+  auto leaves = [&](const Placement& p) {
+    std::vector<std::pair<std::size_t, std::size_t>> list;
+    for (std::size_t k = 0; k < layout.leaves.size(); ++k) list.emplace_back(p.offsets[k], layout.leaves[k].size);
+    return list;
+  };
   code += indent + "[[maybe_unused]] const bool _swap = _in.swapping();\n";
   if (layout.placements.size() == 1) {
     const Placement& p = layout.placements.front();
+    code += layout_declaration(leaves(p), p.size, indent);
     code += indent + "const std::byte* _p = _in.take_aligned(" + std::to_string(layout.alignment) + ", " +
-            std::to_string(p.size) + ");\n";
+            std::to_string(p.size) + ", _layout);\n";
     loads(p, indent);
     return;
   }
@@ -235,7 +242,8 @@ void fixed_read(std::string& code, const FixedLayout& layout, const std::string&
     const Placement& p = layout.placements[k];
     code += indent +
             (k + 1 == layout.placements.size() ? "  default: {\n" : "  case " + std::to_string(p.residue) + ": {\n");
-    code += indent + "    const std::byte* _p = _in.take_struct(" + std::to_string(p.size) + ");\n";
+    code += layout_declaration(leaves(p), p.size, indent + "    ");
+    code += indent + "    const std::byte* _p = _in.take_struct(" + std::to_string(p.size) + ", _layout);\n";
     loads(p, indent + "    ");
     code += indent + "    return;\n" + indent + "  }\n";
   }

@@ -498,6 +498,15 @@ std::optional<FixedLayout> fixed_layout(const Struct& s) {
   return layout;
 }
 
+std::string layout_declaration(const std::vector<std::pair<std::size_t, std::size_t>>& leaves, std::size_t stride,
+                               const std::string& indent) {
+  std::string list;
+  for (const auto& [offset, size] : leaves)
+    list += (list.empty() ? "{" : ", {") + std::to_string(offset) + ", " + std::to_string(size) + "}";
+  return indent + "static constexpr ::switchyard::cdr::struct_leaf _leaves[] = {" + list + "};\n" + indent +
+         "static constexpr ::switchyard::cdr::struct_layout _layout{_leaves, " + std::to_string(stride) + "};\n";
+}
+
 std::string label_literal(const TypeSpec& discriminator, const ConstValue& value) {
   return constant_literal(discriminator, value);
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "idl_compiler/ast.h"
@@ -102,6 +103,11 @@ struct FixedLayout {
   std::size_t max_size = 0;
 };
 std::optional<FixedLayout> fixed_layout(const Struct& s);
+// Statements declaring `_layout`, a ::switchyard::cdr::struct_layout of leaves {offset, size}
+// repeated every `stride` octets: what the reader needs only should a value chunk split the struct
+// or run (switchyard/cdr/input_stream.h).
+std::string layout_declaration(const std::vector<std::pair<std::size_t, std::size_t>>& leaves, std::size_t stride,
+                               const std::string& indent);
 
 // The discriminator value literal of a union label, in the discriminator's C++ type.
 std::string label_literal(const TypeSpec& discriminator, const ConstValue& value);

@@ -144,6 +144,21 @@ const std::byte* input_stream::take_aligned_slow(std::size_t alignment, std::siz
 // falls where one could begin).
 const std::byte* input_stream::take_slow(std::size_t n) { return take_aligned_slow(1, n); }
 
+// A struct (or a run) past the chunk's end: its leaves are read one by one, each aligned where it
+// actually lies, and put where the caller's layout expects them. The image's padding is at most
+// its primitives' size, so an image more than twice what the message holds cannot be there.
+const std::byte* input_stream::take_layout_slow(std::size_t n, const struct_layout& layout) {
+  if (continuation_ == nullptr || n / 2 > continuation_->message_remaining(*this)) throw_read_past_end(n);
+  std::byte* image = continuation_->join_storage(n);
+  std::memset(image, 0, n);
+  for (std::size_t base = 0; base < n; base += layout.stride)
+    for (const struct_leaf& leaf : layout.leaves) {
+      if (leaf.offset + leaf.size > n - base) break;  // never for a layout that matches n: the image's bound
+      std::memcpy(image + base + leaf.offset, take_aligned(leaf.size, leaf.size), leaf.size);
+    }
+  return image;
+}
+
 void input_stream::read_array_slow(void* dst, std::size_t count, std::size_t size) {
   if (continuation_ == nullptr || count > continuation_->message_remaining(*this) / size)
     throw_read_past_end(count * size);

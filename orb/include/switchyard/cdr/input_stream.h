@@ -39,6 +39,19 @@ class chunk_continuation {
   ~chunk_continuation() = default;
 };
 
+// Where the primitives of a fixed-size struct lie in its CDR image at one start position, for
+// rejoining one that a chunked value's sender split between chunks: generated code passes one to
+// take_struct and take_aligned, and reads the image as if it had arrived whole. In a run of such
+// structs the leaves repeat every `stride` octets.
+struct struct_leaf {
+  std::uint32_t offset;  // from the image's first octet
+  std::uint32_t size;    // 1, 2, 4 or 8, which is also its alignment
+};
+struct struct_layout {
+  std::span<const struct_leaf> leaves;
+  std::size_t stride;
+};
+
 class input_stream {
  public:
   // The largest string, sequence or encapsulation length accepted by default (elements, or octets
@@ -109,6 +122,25 @@ class input_stream {
     return p;
   }
 
+  // The same for a fixed-size struct or a run of them whose leaves `layout` gives: split between
+  // value chunks anywhere, they are rejoined leaf by leaf into an image laid out as the caller
+  // expects, padding zeroed. Nothing more on the inline path.
+  const std::byte* take_struct(std::size_t n, const struct_layout& layout) {
+    if (remaining() < n) [[unlikely]]
+      return take_layout_slow(n, layout);
+    const std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+  const std::byte* take_aligned(std::size_t alignment, std::size_t n, const struct_layout& layout) {
+    std::size_t pad = padding_to(alignment);
+    if (remaining() < pad + n) [[unlikely]]
+      return take_layout_slow(n, layout);
+    const std::byte* p = cur_ + pad;
+    cur_ = p + n;
+    return p;
+  }
+
   void skip(std::size_t n) { take(n); }
 
   // Where reading stops, as an offset like position(); and moving it (never past the data's
@@ -119,8 +151,9 @@ class input_stream {
   void set_end_position(std::size_t position) noexcept { end_ = begin_ + position; }
 
   // While a chunked value's state is read: where a read that finds the end of the chunk goes on
-  // (a primitive, an array of primitives, octets, or a struct of 4-aligned members split where a
-  // member of the largest alignment begins). Null: the stream's end is the data's end.
+  // (a primitive, an array of primitives, octets, a struct read with its layout, or one of
+  // 4-aligned members split where a member of the largest alignment begins). Null: the stream's
+  // end is the data's end.
   void set_continuation(chunk_continuation* continuation) noexcept { continuation_ = continuation; }
 
   // Primitives.
@@ -220,6 +253,7 @@ class input_stream {
   // The slow paths: the data goes on in the next value chunk, or MARSHAL.
   [[gnu::cold]] const std::byte* take_aligned_slow(std::size_t alignment, std::size_t n);
   [[gnu::cold]] const std::byte* take_slow(std::size_t n);
+  [[gnu::cold]] const std::byte* take_layout_slow(std::size_t n, const struct_layout& layout);
   [[gnu::cold]] void read_array_slow(void* dst, std::size_t count, std::size_t size);
   [[gnu::cold]] void check_length_slow(std::uint32_t count, std::size_t element_size) const;
 
