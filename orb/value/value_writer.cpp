@@ -69,9 +69,11 @@ void writer::open_chunk() {
   chunk_length_offset_ = static_cast<std::size_t>(length - out_.data());
   chunk_start_ = out_.aligned_position();
   chunk_open_ = true;
+  out_.set_block_observer(this, chunk_boundary_spacing);
 }
 
 void writer::close_chunk() {
+  out_.set_block_observer(nullptr, 0);
   chunk_open_ = false;
   std::size_t length = out_.aligned_position() - chunk_start_;
   if (length == 0) {
@@ -80,6 +82,11 @@ void writer::close_chunk() {
     return;
   }
   out_.patch_ulong(chunk_length_offset_, static_cast<std::uint32_t>(length));
+}
+
+void writer::block_crossed_boundary(cdr::output_stream&) {
+  close_chunk();
+  open_chunk();
 }
 
 }  // namespace switchyard::value_detail

@@ -25,9 +25,22 @@ inline constexpr std::uint32_t tag_type_mask = 0x06u;
 inline constexpr std::uint32_t tag_chunked = 0x08u;
 inline constexpr std::uint32_t indirection_tag = 0xffffffffu;
 
-class writer {
+// Chunks end where an array or string crosses a multiple of this many octets of the message,
+// as omniORB's writer ends them at its 8 KiB buffers: omniORB's reader continues a chunk across
+// two of its receive buffers (8 KiB from the message's start) only where the array it is reading
+// ends the chunk, and reads anything else wrong (docs/cdr.md, "Chunks we write"). 1 KiB
+// serves any buffer size that is a multiple of it, for at most 8 octets a KiB.
+inline constexpr std::size_t chunk_boundary_spacing = 1024;
+
+class writer : private cdr::block_observer {
  public:
   explicit writer(cdr::output_stream& out) noexcept : out_(out) {}
+  writer(const writer&) = delete;
+  writer& operator=(const writer&) = delete;
+  // A state that raised an exception leaves its chunk open: the stream forgets this observer.
+  ~writer() {
+    if (chunk_open_) out_.set_block_observer(nullptr, 0);
+  }
 
   void write(const value_base* value);
 
@@ -38,6 +51,9 @@ class writer {
   // nulls and indirections of its state land in one; a nested value's tag closes it.
   void open_chunk();
   void close_chunk();
+  // An array or string crossed a boundary: the chunk ends after it, and the state goes on in a
+  // new one.
+  void block_crossed_boundary(cdr::output_stream& out) override;
 
   cdr::output_stream& out_;
   std::unordered_map<const value_base*, std::size_t> values_;  // value -> position of its tag

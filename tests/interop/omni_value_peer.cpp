@@ -235,27 +235,36 @@ void run_checks(Values::ValueEcho_ptr echo, bool with_bulk) {
           "PeerDerived comes back as Base");
   }
   if (with_bulk) {
-    // About 27 KiB of state: omniORB ends a chunk wherever its buffer fills, between two
-    // strings or two members of a point; the server must read on into the next chunk.
+    // About 26 KiB of state: omniORB ends a chunk wherever its buffer fills, between two
+    // strings, two members of a point or of a Reading (more than a buffer of them, so at least
+    // once); the server must read on into the next chunk.
     OBV_Values::Bulk* bulk = new OBV_Values::Bulk();
     Values::Base_var held = bulk;
     bulk->a(21);
-    const CORBA::ULong names = 400, points = 2000, weights = 600;
+    const CORBA::ULong names = 400, points = 1000, weights = 300, readings = 600;
     bulk->names().length(names);
     for (CORBA::ULong i = 0; i < names; ++i) bulk->names()[i] = ("name-" + std::to_string(i)).c_str();
     bulk->points().length(points);
     for (CORBA::ULong i = 0; i < points; ++i) bulk->points()[i] = Values::Point{CORBA::Long(i), -CORBA::Long(i)};
     bulk->weights().length(weights);
     for (CORBA::ULong i = 0; i < weights; ++i) bulk->weights()[i] = i * 0.5;
+    bulk->readings().length(readings);
+    for (CORBA::ULong i = 0; i < readings; ++i)
+      bulk->readings()[i] = Values::Reading{CORBA::Octet(i % 256), i * 0.25, -CORBA::Long(i)};
+    bulk->range(Values::Span{-1.5, 1e9});
     Values::Base_var back = echo->echo_base(held.in());
     Values::Bulk* b = back.in() ? Values::Bulk::_downcast(back.in()) : nullptr;
     bool same = b != nullptr && b->a() == 21 && b->names().length() == names && b->points().length() == points &&
-                b->weights().length() == weights;
+                b->weights().length() == weights && b->readings().length() == readings && b->range().from == -1.5 &&
+                b->range().to == 1e9;
     for (CORBA::ULong i = 0; same && i < names; ++i)
       same = std::string(b->names()[i].in()) == "name-" + std::to_string(i);
     for (CORBA::ULong i = 0; same && i < points; ++i)
       same = b->points()[i].x == CORBA::Long(i) && b->points()[i].y == -CORBA::Long(i);
     for (CORBA::ULong i = 0; same && i < weights; ++i) same = b->weights()[i] == i * 0.5;
+    for (CORBA::ULong i = 0; same && i < readings; ++i)
+      same = b->readings()[i].flags == i % 256 && b->readings()[i].value == i * 0.25 &&
+             b->readings()[i].count == -CORBA::Long(i);
     check(same, "a value larger than the buffer, chunked where it filled");
   }
   {

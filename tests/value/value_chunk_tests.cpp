@@ -1,7 +1,10 @@
 // A chunked value's state split between chunks anywhere between two primitives, as a sender may
 // (omniORB ends a chunk where its 8 KiB buffer fills): every read of the state goes on in the
-// next chunk (switchyard/cdr/input_stream.h, chunk_continuation), and what cannot be rejoined
-// without the members' types is refused with MARSHAL, never read wrong.
+// next chunk (switchyard/cdr/input_stream.h, chunk_continuation), generated code's structs and
+// runs are rejoined with their layouts, and what a hand-written read cannot rejoin without the
+// members' types is refused with MARSHAL, never read wrong.
+#include "values.h"
+
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -188,7 +191,7 @@ TEST_CASE("a state split after every primitive reads back whole", "[value][chunk
   check_sample(read_sample(bytes));
 }
 
-TEST_CASE("what cannot be rejoined without the members' types raises MARSHAL", "[value][chunks]") {
+TEST_CASE("read without a layout, what only the members' types could rejoin raises MARSHAL", "[value][chunks]") {
   auto registered = factories::of<Wide>();
   auto wide = [](bool cut_doubles, bool cut_before_struct, bool cut_in_struct) {
     chunked_value v(Wide::repository_id);
@@ -223,6 +226,127 @@ TEST_CASE("what cannot be rejoined without the members' types raises MARSHAL", "
   SECTION("a struct laid out for its position, split") {
     CHECK(marshal_minor_of([&] { read_wide(wide(false, false, true)); }) == minor::split_between_chunks);
   }
+}
+
+namespace {
+
+// Bulk's state (values.idl) with a few elements of each member, as pieces: its Readings are laid
+// out for where they start (the first read alone, the rest as a run) and Span holds doubles, so
+// only the generated layouts rejoin them.
+std::vector<piece> bulk_pieces() {
+  std::vector<piece> pieces;
+  pieces.push_back([](auto& o) { o.write_long(21); });
+  pieces.push_back([](auto& o) { o.write_ulong(1); });  // names: "ab"
+  pieces.push_back([](auto& o) { o.write_ulong(3); });
+  pieces.push_back([](auto& o) { o.write_octets("a", 1); });
+  pieces.push_back([](auto& o) { o.write_octets("b", 2); });
+  pieces.push_back([](auto& o) { o.write_ulong(1); });  // points: {1, -1}
+  pieces.push_back([](auto& o) { o.write_long(1); });
+  pieces.push_back([](auto& o) { o.write_long(-1); });
+  pieces.push_back([](auto& o) { o.write_ulong(1); });  // weights: 0.5
+  pieces.push_back([](auto& o) { o.write_double(0.5); });
+  pieces.push_back([](auto& o) { o.write_ulong(3); });  // readings
+  for (int i = 0; i < 3; ++i) {
+    pieces.push_back([i](auto& o) { o.write_octet(static_cast<std::uint8_t>(i + 1)); });
+    pieces.push_back([i](auto& o) { o.write_double(i * 0.25); });
+    pieces.push_back([i](auto& o) { o.write_long(-i); });
+  }
+  pieces.push_back([](auto& o) { o.write_double(-1.5); });  // range
+  pieces.push_back([](auto& o) { o.write_double(1e9); });
+  return pieces;
+}
+
+void check_bulk(const std::vector<std::byte>& bytes) {
+  auto in = reader_of(bytes);
+  value_ref<Values::Bulk> back;
+  read_value(in, back);
+  CHECK(in.at_end());
+  REQUIRE(back);
+  CHECK(back->a() == 21);
+  CHECK(back->names() == Values::NameSeq{"ab"});
+  CHECK(back->points() == Values::PointSeq{{1, -1}});
+  CHECK(back->weights() == Values::DoubleSeq{0.5});
+  CHECK(back->readings() == Values::ReadingSeq{{1, 0.0, 0}, {2, 0.25, -1}, {3, 0.5, -2}});
+  CHECK(back->range() == Values::Span{-1.5, 1e9});
+}
+
+}  // namespace
+
+TEST_CASE("generated structs and runs split after any of their primitives read back whole", "[value][chunks]") {
+  const auto pieces = bulk_pieces();
+  const auto id = Values::Bulk::_static_repository_id();
+  check_bulk(write_pieces(id, pieces, [](std::size_t) { return false; }));
+  for (std::size_t at = 0; at + 1 < pieces.size(); ++at) {
+    INFO("a chunk boundary after piece " << at);
+    check_bulk(write_pieces(id, pieces, [at](std::size_t i) { return i == at; }));
+  }
+  INFO("a chunk boundary after every piece");
+  check_bulk(write_pieces(id, pieces, [](std::size_t) { return true; }));
+}
+
+TEST_CASE("a chunk we write ends after a string that crosses a KiB of the message", "[value][chunks]") {
+  // omniORB reads a message in 8 KiB buffers and continues a chunk across two of them only where
+  // the array or string it is reading ends the chunk (orb/value/value_writer.h).
+  value_ref<Values::Bulk> sent = new Values::OBV_Bulk(21, {std::string(3000, 'n')}, {}, {}, {}, {1.5, 2.5});
+  cdr::output_stream out;
+  write_value(out, sent);
+  const auto bytes = bytes_of(out);
+  auto in = reader_of(bytes);
+  CHECK(in.read_ulong() == 0x7fffff0e);  // chunked, a list of repository ids
+  REQUIRE(in.read_ulong() == 2);
+  CHECK(in.read_string() == Values::Bulk::_static_repository_id());
+  CHECK(in.read_string() == Values::Base::_static_repository_id());
+  CHECK(in.read_long() == 4 + 4 + 4 + 3001);  // a, the names' count, the string: then the chunk ends
+  in.skip(4 + 4 + 4 + 3001);
+  const std::int32_t rest = in.read_long();  // the counts of points, weights, readings; the range
+  CHECK(rest > 0);
+  in.skip(static_cast<std::size_t>(rest));
+  CHECK(in.read_long() == -1);
+  CHECK(in.at_end());
+
+  auto back_in = reader_of(bytes);
+  value_ref<Values::Bulk> back;
+  read_value(back_in, back);
+  REQUIRE(back);
+  CHECK(back->names() == sent->names());
+  CHECK(back->range() == sent->range());
+}
+
+namespace {
+
+// A truncatable value whose state raises an exception after a large array.
+class Faulty : public virtual value_base {
+ public:
+  std::string_view _repository_id() const noexcept override { return "IDL:Faulty:1.0"; }
+  std::span<const std::string_view> _truncatable_ids() const noexcept override {
+    static constexpr std::array<std::string_view, 2> ids{"IDL:Faulty:1.0", "IDL:Base:1.0"};
+    return ids;
+  }
+  void _write_state(cdr::output_stream& out) const override {
+    const std::vector<double> many(500, 1.0);
+    out.write_sequence(many.data(), many.size());
+    throw SystemException(SystemExceptionKind::BAD_PARAM, 0, CompletionStatus::no, "refused");
+  }
+  void _read_state(cdr::input_stream&) override {}
+};
+
+}  // namespace
+
+TEST_CASE("a state that raises leaves the stream as it was for what follows", "[value][chunks]") {
+  cdr::output_stream out;
+  value_ref<Faulty> faulty = new Faulty;
+  CHECK_THROWS_AS(write_value(out, faulty), SystemException);
+  // No chunk is open any more: a block later goes in whole, and nothing else is written, even
+  // past where the value's writer would have ended its chunk.
+  out.reset();
+  const std::vector<double> many(2000, 2.0);
+  out.write_sequence(many.data(), many.size());
+  CHECK(out.size() == 4 + 4 + 2000 * 8);
+  const auto bytes = bytes_of(out);
+  auto in = reader_of(bytes);
+  std::vector<double> back;
+  in.read_sequence(back);
+  CHECK(back == many);
 }
 
 TEST_CASE("a malformed split is refused with MARSHAL", "[value][chunks]") {
@@ -263,9 +387,11 @@ TEST_CASE("after the value, the stream reads only its own data again", "[value][
   CHECK(in.read_octet() == 1);
 }
 
-TEST_CASE("every octet of a state split everywhere mutated: a value or MARSHAL, never a crash", "[value][chunks]") {
-  auto registered = factories::of<Sample>();
-  const auto bytes = write_pieces(Sample::repository_id, sample_pieces(), [](std::size_t) { return true; });
+namespace {
+
+// Reads `bytes` with each octet flipped three ways, as a T: a value or MARSHAL, never a crash.
+template <class T>
+void mutate_every_octet(const std::vector<std::byte>& bytes) {
   int read = 0, refused = 0;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     for (std::uint8_t flip : {0x01, 0x80, 0xff}) {
@@ -273,7 +399,7 @@ TEST_CASE("every octet of a state split everywhere mutated: a value or MARSHAL, 
       mutated[i] ^= std::byte{flip};
       auto in = reader_of(mutated);
       try {
-        value_ref<Sample> back;
+        value_ref<T> back;
         read_value(in, back);
         ++read;
       } catch (const SystemException& e) {
@@ -284,4 +410,17 @@ TEST_CASE("every octet of a state split everywhere mutated: a value or MARSHAL, 
   }
   CHECK(read > 0);
   CHECK(refused > 0);
+}
+
+}  // namespace
+
+TEST_CASE("every octet of a state split everywhere mutated: a value or MARSHAL, never a crash", "[value][chunks]") {
+  auto registered = factories::of<Sample>();
+  SECTION("hand-written reads") {
+    mutate_every_octet<Sample>(write_pieces(Sample::repository_id, sample_pieces(), [](std::size_t) { return true; }));
+  }
+  SECTION("generated structs and runs") {
+    mutate_every_octet<Values::Bulk>(
+        write_pieces(Values::Bulk::_static_repository_id(), bulk_pieces(), [](std::size_t) { return true; }));
+  }
 }
