@@ -23,6 +23,7 @@
 #include "omni_socket_queue.h"
 #include "ttcp_sequence.hh"
 
+#include <unistd.h>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -219,14 +220,26 @@ int main(int argc, char** argv) {
       return 1;
     }
 
+    // The stopper is joined however run() ends: a joinable std::thread destroyed while an
+    // exception unwinds would abort the process ("terminate called without an active exception")
+    // and hide the exception. shutdown() may find the ORB already down.
     std::thread stopper([&] {
       wait_for_stop(stop_signals, opts.seconds);
-      orb->shutdown(false);
+      try {
+        orb->shutdown(false);
+      } catch (const CORBA::Exception&) {
+      }
     });
     if (opts.verbose)
       std::cerr << "omni_server: serving echo and " << opts.servants << " ttcp servant(s); IORs in " << opts.ior_file
                 << std::endl;
-    orb->run();
+    try {
+      orb->run();
+    } catch (...) {
+      ::kill(::getpid(), SIGTERM);  // blocked in every thread but the stopper's wait: it returns
+      stopper.join();
+      throw;
+    }
     stopper.join();
     if (opts.verbose) {
       for (unsigned i = 0; i < ttcp_servants.size(); ++i)
