@@ -41,7 +41,7 @@ TEST_CASE("the observer hears of blocks across its boundaries and of nothing els
   output_stream out;  // no initial capacity: the limit and the buffer's growth interleave
   recorder heard;
   out.set_block_observer(&heard, 64);
-  out.write_octets("0123456789", 10);  // 0..10: inside the first 64
+  out.write_octets("0123456789", 10);              // 0..10: inside the first 64
   for (int i = 0; i < 20; ++i) out.write_long(i);  // 12..92: primitives across 64, not blocks
   CHECK(heard.ends.empty());
   const auto ds = doubles(8);
@@ -49,7 +49,7 @@ TEST_CASE("the observer hears of blocks across its boundaries and of nothing els
   REQUIRE(heard.ends == std::vector<std::size_t>{160});
   out.write_string(std::string(30, 'x'));  // 160..195: up to 192 and past it
   CHECK(heard.ends == std::vector<std::size_t>{160, 195});
-  out.write_octets("ab", 2);  // 195..197: not across
+  out.write_octets("ab", 2);               // 195..197: not across
   std::vector<std::uint8_t> exact(59, 7);  // 197..256: ends on a boundary without crossing it
   out.write_octets(exact.data(), exact.size());
   CHECK(heard.ends.size() == 2);
@@ -82,8 +82,7 @@ TEST_CASE("what the observer writes goes after the block, which stays whole", "[
   }
 }
 
-TEST_CASE("the observer counts positions from the stream's start and is quiet in encapsulations",
-          "[cdr][observer]") {
+TEST_CASE("the observer counts positions from the stream's start and is quiet in encapsulations", "[cdr][observer]") {
   output_stream out;
   out.write_octets(std::vector<std::uint8_t>(100, 1).data(), 100);  // before the observer: 0..100
   recorder heard;

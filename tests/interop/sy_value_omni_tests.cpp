@@ -123,19 +123,30 @@ TEST_CASE("valuetypes to omniORB's server and back", "[interop][value]") {
     // we write"). Only GIOP 1.2 carries it: omniORB cannot write a chunked value larger than its
     // buffer in 1.0 (it raises MARSHAL), and in 1.1 it fragments the reply at boundaries we
     // cannot read unambiguously (MARSHAL: docs/design.md, "GIOP 1.1 fragments").
-    Values::NameSeq names;
-    Values::PointSeq points;
-    Values::DoubleSeq weights;
-    Values::ReadingSeq readings;
-    for (int i = 0; i < 400; ++i) names.push_back("name-" + std::to_string(i));
-    for (int i = 0; i < 1000; ++i) points.push_back(Values::Point{i, -i});
-    for (int i = 0; i < 300; ++i) weights.push_back(i * 0.5);
-    for (int i = 0; i < 600; ++i) readings.push_back(Values::Reading{std::uint8_t(i % 256), i * 0.25, -i});
-    const Values::Span range{-1.5, 1e9};
-    value_ref<Values::Base> sent = new Values::OBV_Bulk(21, names, points, weights, readings, range);
-    if (giop != "1.2") {
-      CHECK_THROWS_AS(echo.echo_base(sent), SystemException);
-    } else {
+    // Then, in 1.2, other shapes that move every array across omniORB's buffers differently,
+    // up to about 80 KiB: a long sequence of strings, a long one of doubles, points and
+    // Readings, everything at once, nearly nothing.
+    struct shape {
+      int names, points, weights, readings;
+    };
+    const shape shapes[] = {{400, 1000, 300, 600}, {2000, 10, 10, 10},   {5, 10, 7000, 5},
+                            {3, 4000, 900, 2500},  {700, 700, 700, 700}, {1, 1, 1, 1}};
+    for (const shape& s : shapes) {
+      CAPTURE(s.names, s.points, s.weights, s.readings);
+      Values::NameSeq names;
+      Values::PointSeq points;
+      Values::DoubleSeq weights;
+      Values::ReadingSeq readings;
+      for (int i = 0; i < s.names; ++i) names.push_back("name-" + std::to_string(i));
+      for (int i = 0; i < s.points; ++i) points.push_back(Values::Point{i, -i});
+      for (int i = 0; i < s.weights; ++i) weights.push_back(i * 0.5);
+      for (int i = 0; i < s.readings; ++i) readings.push_back(Values::Reading{std::uint8_t(i % 256), i * 0.25, -i});
+      const Values::Span range{-1.5, 1e9};
+      value_ref<Values::Base> sent = new Values::OBV_Bulk(21, names, points, weights, readings, range);
+      if (giop != "1.2") {
+        CHECK_THROWS_AS(echo.echo_base(sent), SystemException);
+        break;
+      }
       value_ref<Values::Base> back = echo.echo_base(sent);
       auto* bulk = dynamic_cast<Values::Bulk*>(back.get());
       REQUIRE(bulk != nullptr);
