@@ -235,8 +235,10 @@ std::string value_type_classes(const ValueType& v, const std::string& nested, co
 
   std::string operations;
   for (const OperationEntry& e : own_operations(v)) operations += "virtual " + signature(e) + " = 0;\n";
-  for (const Interface* i : v.supports)
-    operations += "// " + qualified(*i) + "'s, which " + identifier(v.name) + " supports\n";
+  std::string supported;
+  for (const Interface* i : v.supports) supported += (supported.empty() ? "" : ", ") + qualified(*i);
+  if (!supported.empty())
+    operations += "// The operations of the interfaces " + identifier(v.name) + " supports: " + supported + "\n";
   for (const OperationEntry& e : supported_operations(v)) operations += "virtual " + signature(e) + " = 0;\n";
   const std::string id_literal = string_literal(v.repository_id);
   if (v.is_abstract)
