@@ -322,6 +322,19 @@ bool operator>>=(const ::switchyard::any& _a, ${type}& _v) {
 
 )";
 
+// Valuetypes and boxes: the value goes with its header, through a value scope of its own (an
+// Any's value is a whole graph, shared with nothing outside it).
+constexpr std::string_view value_any_operators_template = R"(
+void operator<<=(::switchyard::any& _a, const ::switchyard::value_ref<${type}>& _v) {
+  _a.replace(${type_code}, [&](::switchyard::cdr::output_stream& _out) { ::switchyard::write_value(_out, _v); });
+}
+
+bool operator>>=(const ::switchyard::any& _a, ::switchyard::value_ref<${type}>& _v) {
+  return _a.extract(${type_code}, [&](::switchyard::cdr::input_stream& _in) { ::switchyard::read_value(_in, _v); });
+}
+
+)";
+
 // Typedefs: named functions, since several typedefs may share one C++ type (docs/idl.md).
 constexpr std::string_view typedef_any_functions_template = R"(
 void ${scope}insert_${name}(::switchyard::any& _a, const ${type}& _v) {
@@ -375,6 +388,10 @@ std::string type_code_declarations(const Declaration& d, bool in_class) {
     const std::string f = in_class ? "friend " : "";
     out += f + "void operator<<=(::switchyard::any&, " + name + ");\n";
     out += f + "bool operator>>=(const ::switchyard::any&, " + name + "&);\n";
+  } else if (d.kind == DeclKind::value_type || d.kind == DeclKind::value_box) {
+    const std::string f = in_class ? "friend " : "";
+    out += f + "void operator<<=(::switchyard::any&, const ::switchyard::value_ref<" + name + ">&);\n";
+    out += f + "bool operator>>=(const ::switchyard::any&, ::switchyard::value_ref<" + name + ">&);\n";
   } else if (d.kind == DeclKind::typedef_) {
     const std::string s = in_class ? "static " : "";
     out += s + "void insert_" + d.name + "(::switchyard::any&, const " + name + "&);\n";
@@ -400,6 +417,9 @@ std::string type_code_definitions(const Declaration& d, const std::string& scope
                         {{"type", type},
                          {"type_code", type_code},
                          {"enumerator_count", std::to_string(static_cast<const Enum&>(d).enumerators.size())}});
+    case DeclKind::value_type:
+    case DeclKind::value_box:
+      return out + fill(value_any_operators_template, {{"type", type}, {"type_code", type_code}});
     case DeclKind::typedef_: {
       const auto& t = static_cast<const Typedef&>(d);
       std::string write, read;

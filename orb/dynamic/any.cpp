@@ -2,6 +2,7 @@
 // (value_plan.h).
 #include "switchyard/any.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "orb/dynamic/type_code_node.h"
@@ -31,12 +32,13 @@ class canonical_any_value final : public any_value {
     const value_plan& plan = plan_of(type.node());
     // At the position it was laid out for, and in the same rules: the octets as they are. The
     // request stream may send them without a copy (the Any outlives the send).
-    if ((out.aligned_position() & 7) == origin_ && (plan.version_neutral || out.giop_minor() >= 2)) {
+    if ((out.aligned_position() & 7) == origin_ && (plan.version_neutral || out.giop_minor() >= 2) &&
+        !plan.holds_values) {
       out.write_octets(value.data(), value.size());
       return;
     }
     cdr::input_stream in(value, cdr::native_byte_order, origin_, 2);
-    run_plan(plan, in, &out, {.check = false, .zero_padding = false});
+    run_plan(plan, type, in, &out, {.check = false, .zero_padding = false});
   }
 
  private:
@@ -68,20 +70,22 @@ void any::assign_from(type_code type, cdr::input_stream& value) {
   // one is checked and measured first, so that its canonical stream is allocated once, then
   // copied without checking again (the copy zeroes the padding it takes in blocks).
   constexpr std::size_t small = 1024;
-  if (value.remaining() <= small) {
-    cdr::output_stream out(origin + value.remaining() + 16, 2);
+  // Values are read once: a probe would make them twice, and could not follow an indirection to
+  // a value earlier in the message (the message's value scope is on `value`, not on a copy).
+  if (value.remaining() <= small || plan.holds_values) {
+    cdr::output_stream out(origin + std::min(value.remaining(), small) + 16, 2);
     for (std::uint8_t k = 0; k < origin; ++k) out.write_octet(0);
-    detail::run_plan(plan, value, &out, {.check = true, .zero_padding = true});
+    detail::run_plan(plan, type, value, &out, {.check = true, .zero_padding = true});
     type_ = std::move(type);
     value_ = detail::adopt_canonical(std::move(out), origin);
     return;
   }
   cdr::input_stream probe = value;
-  detail::run_plan(plan, probe, nullptr, {.check = true, .zero_padding = false});
+  detail::run_plan(plan, type, probe, nullptr, {.check = true, .zero_padding = false});
   const std::size_t size = probe.position() - value.position();
   cdr::output_stream out(origin + size + size / 8 + 16, 2);
   for (std::uint8_t k = 0; k < origin; ++k) out.write_octet(0);
-  detail::run_plan(plan, value, &out, {.check = false, .zero_padding = true});
+  detail::run_plan(plan, type, value, &out, {.check = false, .zero_padding = true});
   type_ = std::move(type);
   value_ = detail::adopt_canonical(std::move(out), origin);
 }
@@ -98,7 +102,7 @@ bool operator==(const any& a, const any& b) {
   cdr::output_stream relaid(a.value_origin() + x.size() + 16, 2);
   for (std::uint8_t k = 0; k < a.value_origin(); ++k) relaid.write_octet(0);
   cdr::input_stream in = b.value_stream();
-  detail::run_plan(detail::plan_of(b.type_.node()), in, &relaid, {.check = false, .zero_padding = false});
+  detail::run_plan(detail::plan_of(b.type_.node()), b.type_, in, &relaid, {.check = false, .zero_padding = false});
   const std::span<const std::byte> y = relaid.bytes().subspan(a.value_origin());
   return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size()) == 0);
 }
@@ -118,11 +122,11 @@ void read_any(cdr::input_stream& in, any& value) {
 }
 
 void copy_value(const type_code& type, cdr::input_stream& in, cdr::output_stream& out) {
-  detail::run_plan(detail::plan_of(type.node()), in, &out, {});
+  detail::run_plan(detail::plan_of(type.node()), type, in, &out, {});
 }
 
 void skip_value(const type_code& type, cdr::input_stream& in) {
-  detail::run_plan(detail::plan_of(type.node()), in, nullptr, {});
+  detail::run_plan(detail::plan_of(type.node()), type, in, nullptr, {});
 }
 
 namespace {

@@ -168,8 +168,11 @@ class plan_builder {
         p->bound = n.length;
         return p;
       }
-      case tc_kind::tk_any:
-        return simple(n, plan_step::any, 4, false);
+      case tc_kind::tk_any: {
+        value_plan* p = simple(n, plan_step::any, 4, false);
+        p->holds_values = true;
+        return p;
+      }
       case tc_kind::tk_TypeCode:
         return simple(n, plan_step::type_code, 4, true);
       case tc_kind::tk_Principal:
@@ -186,9 +189,7 @@ class plan_builder {
         return build_sequence(n, depth);
       case tc_kind::tk_value:
       case tc_kind::tk_value_box:
-        // Read or written, as TypeCodes the ORB does not support were before: MARSHAL.
-        throw SystemException(SystemExceptionKind::MARSHAL, minor::unsupported_typecode, CompletionStatus::no,
-                              "an Any cannot hold a value yet (" + n.id + ")");
+        return build_value(n, depth);
       default:
         bad_typecode("no value of " + std::string(to_string(n.kind)));
     }
@@ -234,10 +235,12 @@ class plan_builder {
     };
     std::uint64_t least = p->exception_id ? 4 : 0;
     bool neutral = true;
+    bool values = false;
     for (const auto& member : n.member_types) {
       const value_plan* m = build(member.node(), depth + 1);
       least += m->least_size;
       neutral = neutral && m->version_neutral;
+      values = values || m->holds_values;
       if (m->step == plan_step::run && pending.size() + m->run.leaves.size() <= max_run_leaves) {
         pending_alone = pending.empty() ? m : nullptr;
         pending.insert(pending.end(), m->run.leaves.begin(), m->run.leaves.end());
@@ -261,6 +264,7 @@ class plan_builder {
     }
     p->least_size = saturate(least);
     p->version_neutral = neutral;
+    p->holds_values = values;
     return p;
   }
 
@@ -275,6 +279,7 @@ class plan_builder {
     for (const auto& member : n.member_types) {
       const value_plan* m = build(member.node(), depth + 1);
       neutral = neutral && m->version_neutral;
+      p->holds_values = p->holds_values || m->holds_values;
       p->parts.push_back(m);
     }
     p->least_size =
@@ -288,6 +293,7 @@ class plan_builder {
     p->bound = n.length;
     const value_plan* element = build(n.content.node(), depth + 1);
     p->version_neutral = element->version_neutral;
+    p->holds_values = element->holds_values;
     if (n.kind == tc_kind::tk_sequence) {
       p->element = element;
       p->least_size = 4;
@@ -304,6 +310,42 @@ class plan_builder {
     }
     p->element = element;
     p->least_size = saturate(std::uint64_t{n.length} * element->least_size);
+    return p;
+  }
+
+  // A valuetype's state is its concrete bases' members, the farthest base's first, then its own;
+  // a box's is the boxed type. Custom and abstract valuetypes keep an empty state: only their
+  // factories can read them.
+  value_plan* build_value(const type_code_node& n, int depth) {
+    value_plan* p = add(n, plan_step::value);
+    p->least_size = 4;  // a null value
+    p->version_neutral = false;
+    p->holds_values = true;
+    p->truncatable_ids.push_back(n.id);
+    if (n.kind == tc_kind::tk_value_box) {
+      p->dynamic_state = true;
+      p->parts.push_back(build(n.content.node(), depth + 1));
+      return p;
+    }
+    const auto modifier = static_cast<value_modifier>(n.modifier);
+    // ValueBase (any value at all) says nothing of the state either.
+    p->dynamic_state = (modifier == value_modifier::none || modifier == value_modifier::truncatable) &&
+                       n.id != value_base::_static_repository_id();
+    if (!p->dynamic_state) return p;
+    std::vector<const type_code_node*> chain{&n};
+    for (const type_code_node* v = &n; unalias(v->content.node()).kind == tc_kind::tk_value;) {
+      if (chain.size() > static_cast<std::size_t>(max_plan_depth))
+        bad_typecode("valuetype " + n.id + " has more than " + std::to_string(max_plan_depth) + " concrete bases");
+      const type_code_node* base = &unalias(v->content.node());
+      // The ids a receiver may truncate to go on while each type is truncatable to the next.
+      if (static_cast<value_modifier>(v->modifier) == value_modifier::truncatable &&
+          p->truncatable_ids.size() == chain.size())
+        p->truncatable_ids.push_back(base->id);
+      chain.push_back(base);
+      v = base;
+    }
+    for (auto at = chain.rbegin(); at != chain.rend(); ++at)
+      for (const auto& member : (*at)->member_types) p->parts.push_back(build(member.node(), depth + 1));
     return p;
   }
 
@@ -352,7 +394,9 @@ inline void zero_padding(const run_layout& layout, std::byte* at) {
 
 class plan_runner {
  public:
-  plan_runner(cdr::input_stream& in, cdr::output_stream* out, copy_mode mode) : in_(in), out_(out), mode_(mode) {}
+  plan_runner(cdr::input_stream& in, cdr::output_stream* out, copy_mode mode,
+              std::shared_ptr<const type_code_node> owner, state_values values = {})
+      : in_(in), out_(out), mode_(mode), owner_(std::move(owner)), values_(values) {}
 
   void copy(const value_plan& p, int depth) {
     if (depth > max_value_depth)
@@ -402,7 +446,23 @@ class plan_runner {
       case plan_step::any: {
         const type_code inner = read_type_code(in_);
         if (out_) write_type_code(*out_, inner);
+        // The values inside are made from the inner TypeCode's plan, which it keeps alive.
+        std::shared_ptr<const type_code_node> outer = std::exchange(owner_, inner.shared_node());
         copy(plan_of(inner.node()), depth + 1);
+        owner_ = std::move(outer);
+        return;
+      }
+      case plan_step::value: {
+        value_ref<value_base> value;
+        if (values_.from != nullptr) {
+          if (next_value_ >= values_.from->size())
+            in_.throw_marshal(minor::bad_value, "a value's state holds fewer values than its type says");
+          value = (*values_.from)[next_value_++];
+        } else {
+          value = read_value_as(p, owner_, in_);
+        }
+        if (values_.into != nullptr) values_.into->push_back(std::move(value));
+        else if (out_) write_value(*out_, value);
         return;
       }
       case plan_step::type_code: {
@@ -562,6 +622,50 @@ class plan_runner {
     }
   }
 
+  // `count` elements of a run, each primitive read on its own.
+  void copy_leaf_by_leaf(const value_run& run, std::uint32_t count, bool swap) {
+    for (std::uint32_t k = 0; k < count; ++k)
+      for (const run_leaf& leaf : run.leaves) {
+        const std::byte* s = in_.take_aligned(leaf.size, leaf.size);
+        std::uint64_t v = 0;
+        switch (leaf.size) {
+          case 1:
+            v = std::to_integer<std::uint8_t>(*s);
+            break;
+          case 2:
+            v = cdr::load<std::uint16_t>(s, swap);
+            break;
+          case 4:
+            v = cdr::load<std::uint32_t>(s, swap);
+            break;
+          default:
+            v = cdr::load<std::uint64_t>(s, swap);
+            break;
+        }
+        if (mode_.check && leaf.what == run_leaf::check::boolean && v > 1)
+          in_.throw_marshal(minor::bad_boolean, "boolean octet " + std::to_string(v));
+        if (mode_.check && leaf.what == run_leaf::check::enumerator && v >= leaf.enumerators)
+          in_.throw_marshal(minor::bad_enum,
+                            "enumerator " + std::to_string(v) + " of " + std::to_string(leaf.enumerators));
+        if (out_ == nullptr) continue;
+        std::byte* d = out_->reserve_aligned(leaf.size, leaf.size);
+        switch (leaf.size) {
+          case 1:
+            *d = static_cast<std::byte>(v);
+            break;
+          case 2:
+            cdr::store(d, static_cast<std::uint16_t>(v));
+            break;
+          case 4:
+            cdr::store(d, static_cast<std::uint32_t>(v));
+            break;
+          default:
+            cdr::store(d, v);
+            break;
+        }
+      }
+  }
+
   // `count` elements of a run: one block when the layouts agree, leaf by leaf when not.
   void copy_runs(const value_run& run, std::uint32_t count) {
     // No elements, no padding: alignment belongs to the primitives, and there are none.
@@ -569,6 +673,12 @@ class plan_runner {
     const bool swap = in_.swapping();
     in_.align(run.first_alignment);
     const auto rs = static_cast<std::uint32_t>(in_.aligned_position() & 7);
+    // Not all here: a value's state that its sender split between chunks (reads of single
+    // primitives go on into the next one), or a stream too short (they raise MARSHAL).
+    if (in_.remaining() < span_of(run, rs, count)) {
+      copy_leaf_by_leaf(run, count, swap);
+      return;
+    }
     if (out_ == nullptr) {
       const std::byte* src = in_.take_struct(span_of(run, rs, count));
       if (mode_.check && run.checked) {
@@ -641,6 +751,9 @@ class plan_runner {
   cdr::input_stream& in_;
   cdr::output_stream* out_;
   copy_mode mode_;
+  std::shared_ptr<const type_code_node> owner_;  // keeps the plans of the values made alive
+  state_values values_;
+  std::size_t next_value_ = 0;  // in values_.from
 };
 
 }  // namespace
@@ -660,9 +773,36 @@ const value_plan& plan_of(const type_code_node& node) {
 
 void release_plan(const compiled_plan* plan) noexcept { delete plan; }
 
-void run_plan(const value_plan& plan, cdr::input_stream& in, cdr::output_stream* out, copy_mode mode) {
-  plan_runner runner(in, out, mode);
+void run_plan(const value_plan& plan, const type_code& type, cdr::input_stream& in, cdr::output_stream* out,
+              copy_mode mode) {
+  plan_runner runner(in, out, mode, type.shared_node());
+  if (!plan.holds_values) {
+    runner.copy(plan, 0);
+    return;
+  }
+  // One scope each way for the whole value: sharing between its values, and indirections, stay
+  // inside it (or join the message's, when one is open on the stream). The values are read only
+  // to be copied: their links are dropped after, so that a cyclic graph is freed (the writer
+  // keeps each one it wrote alive while its scope lasts).
+  value_input_scope reading(in);
+  const std::size_t before = reading.values_read();
+  struct release_after {
+    value_input_scope& scope;
+    std::size_t since;
+    ~release_after() { scope.release_values_read_since(since); }
+  } release{reading, before};
+  if (out == nullptr) {
+    runner.copy(plan, 0);
+    return;
+  }
+  value_output_scope writing(*out);
   runner.copy(plan, 0);
+}
+
+void run_value_state(const value_plan& value_step, const std::shared_ptr<const type_code_node>& owner,
+                     cdr::input_stream& in, cdr::output_stream& out, copy_mode mode, state_values values) {
+  plan_runner runner(in, &out, mode, owner, values);
+  for (const value_plan* part : value_step.parts) runner.copy(*part, 1);
 }
 
 }  // namespace switchyard::detail

@@ -17,11 +17,13 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "switchyard/cdr/input_stream.h"
 #include "switchyard/cdr/output_stream.h"
 #include "switchyard/type_code.h"
+#include "switchyard/value.h"
 
 namespace switchyard::detail {
 
@@ -90,6 +92,7 @@ enum class plan_step : std::uint8_t {
   union_,
   sequence,
   array,
+  value,  // a valuetype or value box: read and written through orb/value (dynamic_value.h)
 };
 
 struct value_plan {
@@ -109,6 +112,12 @@ struct value_plan {
   std::uint32_t discriminator_enumerators = 0;
   std::vector<std::int64_t> labels;
   std::int32_t default_index = -1;
+  // value: parts are its state, the members of its concrete bases first (a box: the boxed type)
+  std::vector<std::string_view> truncatable_ids;  // its id, then the bases it may be truncated to
+  bool dynamic_state = false;                     // not custom nor abstract: readable from the TypeCode
+  // A value, or an Any (which may hold one), somewhere inside: the canonical octets are never
+  // written as they are, since a value is written through the message's own value scope.
+  bool holds_values = false;
 };
 
 // A plan and the plans below it, owned together.
@@ -127,7 +136,26 @@ struct copy_mode {
   bool zero_padding = true;  // zero padding copied in blocks (the source may carry garbage there)
 };
 
-// Copies (out != nullptr) or reads past one value.
-void run_plan(const value_plan& plan, cdr::input_stream& in, cdr::output_stream* out, copy_mode mode);
+// Copies (out != nullptr) or reads past one value of `type`, whose plan is `plan`. Values inside
+// are read through a value scope on `in` (their factories, or dynamic_value where none is
+// registered) and written through one on `out`, opened here unless open already.
+void run_plan(const value_plan& plan, const type_code& type, cdr::input_stream& in, cdr::output_stream* out,
+              copy_mode mode);
+
+// The state of a value (a plan_step::value), read from `in` into `out` or written from `in` to
+// `out`: how a dynamic_value keeps it. `owner` keeps the plan alive (a TypeCode above it). The
+// values inside the state go into `values_into` when it is not null (else to `out`), and come
+// from `values_from` when it is not null (else from `in`), in the order the plan meets them.
+struct state_values {
+  const std::vector<value_ref<value_base>>* from = nullptr;
+  std::vector<value_ref<value_base>>* into = nullptr;
+};
+void run_value_state(const value_plan& value_step, const std::shared_ptr<const type_code_node>& owner,
+                     cdr::input_stream& in, cdr::output_stream& out, copy_mode mode, state_values values);
+
+// Reads a value where `value_step`'s type is expected: through its factory, or as a dynamic_value
+// when it has none and its state can be read from the TypeCode.
+value_ref<value_base> read_value_as(const value_plan& value_step, const std::shared_ptr<const type_code_node>& owner,
+                                    cdr::input_stream& in);
 
 }  // namespace switchyard::detail

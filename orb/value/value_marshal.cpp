@@ -77,6 +77,13 @@ value_detail::reader& value_input_scope::reader() {
   return *reader_;
 }
 
+std::size_t value_input_scope::values_read() { return reader().made_count(); }
+
+void value_input_scope::release_values_read_since(std::size_t count) noexcept {
+  value_input_scope* owner = owner_;
+  if (owner->reader_) owner->reader_->release_since(count);
+}
+
 void write_value(cdr::output_stream& out, const value_base* value) {
   value_output_scope own(out);  // nests into an open scope on `out`, if there is one
   own.writer().write(value);
@@ -85,6 +92,11 @@ void write_value(cdr::output_stream& out, const value_base* value) {
 value_ref<value_base> read_value(cdr::input_stream& in, std::string_view expected_id) {
   value_input_scope own(in);
   return own.reader().read(expected_id);
+}
+
+value_ref<value_base> read_value(cdr::input_stream& in, std::string_view expected_id, const value_factory& fallback) {
+  value_input_scope own(in);
+  return own.reader().read(expected_id, &fallback);
 }
 
 }  // namespace switchyard

@@ -30,7 +30,7 @@ std::int32_t reader::peek_long() {
   return probe.read_long();
 }
 
-value_ref<value_base> reader::read(std::string_view expected_id) {
+value_ref<value_base> reader::read(std::string_view expected_id, const value_factory* fallback) {
   if (chunk_depth_ > 0) {
     in_.align(4);
     if (in_.position() < in_.end_position()) {
@@ -47,7 +47,7 @@ value_ref<value_base> reader::read(std::string_view expected_id) {
     if (next > 0 && next < first_value_tag) {
       in_.read_long();
       open_chunk(static_cast<std::uint32_t>(next));
-      return read(expected_id);  // the chunk is not empty: this returns from the branch above
+      return read(expected_id, fallback);  // the chunk is not empty: this returns from the branch above
     }
     if (next < first_value_tag)
       fail(minor::bad_value, "the state of a chunked value ends (" + hex(static_cast<std::uint32_t>(next)) +
@@ -55,7 +55,7 @@ value_ref<value_base> reader::read(std::string_view expected_id) {
     in_.align(4);
     std::size_t tag_position = in_.position();
     std::uint32_t tag = in_.read_ulong();
-    value_ref<value_base> value = read_body(tag, tag_position, expected_id, false);
+    value_ref<value_base> value = read_body(tag, tag_position, expected_id, fallback, false);
     resume_chunks();
     return value;
   }
@@ -65,7 +65,7 @@ value_ref<value_base> reader::read(std::string_view expected_id) {
   if (tag == 0) return nullptr;
   if (tag == indirection_tag) return read_indirection();
   if (tag < value_tag_base || tag > 0x7fffffffu) fail(minor::bad_value, "bad value tag " + hex(tag));
-  return read_body(tag, tag_position, expected_id, false);
+  return read_body(tag, tag_position, expected_id, fallback, false);
 }
 
 value_ref<value_base> reader::read_indirection() {
@@ -102,7 +102,7 @@ std::string_view reader::read_repository_id() {
 }
 
 value_ref<value_base> reader::read_body(std::uint32_t tag, std::size_t tag_position, std::string_view expected_id,
-                                        bool discard) {
+                                        const value_factory* fallback, bool discard) {
   if (depth_ >= max_value_nesting)
     fail(minor::value_nesting, "values nested deeper than " + std::to_string(max_value_nesting));
   if (tag & tag_codebase) read_repository_id();  // a codebase URL (same encoding): not used
@@ -147,12 +147,18 @@ value_ref<value_base> reader::read_body(std::uint32_t tag, std::size_t tag_posit
   if (!chunked && chunk_depth_ > 0) fail(minor::bad_value, "an unchunked value inside a chunked one");
 
   // The factory of the first id that has one: the value's own, or a truncatable base's.
+  // The fallback stands in for a missing factory of the expected type (not owned: an alias).
+  auto factory_for = [&](std::string_view id) {
+    value_factory_ref found = lookup_value_factory(id);
+    if (!found && fallback != nullptr && id == expected_id) found = value_factory_ref(value_factory_ref(), fallback);
+    return found;
+  };
   value_factory_ref factory;
   std::size_t chosen = 0;
   if (ids.empty()) {
-    factory = lookup_value_factory(expected_id);
+    factory = factory_for(expected_id);
   } else {
-    for (; chosen < ids.size() && !factory; ++chosen) factory = lookup_value_factory(ids[chosen]);
+    for (; chosen < ids.size() && !factory; ++chosen) factory = factory_for(ids[chosen]);
     --chosen;
   }
   if (!factory) {
@@ -271,9 +277,13 @@ void reader::finish_chunked(int level) {
       restore_end();
       continue;
     }
-    read_body(static_cast<std::uint32_t>(next), position, {}, true);
+    read_body(static_cast<std::uint32_t>(next), position, {}, nullptr, true);
     restore_end();
   }
+}
+
+void reader::release_since(std::size_t count) noexcept {
+  for (std::size_t i = count; i < made_.size(); ++i) made_[i]->_release_values();
 }
 
 void reader::release_all() noexcept {

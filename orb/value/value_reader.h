@@ -31,9 +31,13 @@ class reader final : public cdr::chunk_continuation {
   reader& operator=(const reader&) = delete;
   ~reader() { detach(); }
 
-  value_ref<value_base> read(std::string_view expected_id);
+  // `fallback` (may be null) makes a value of `expected_id` when no factory is registered for it.
+  value_ref<value_base> read(std::string_view expected_id, const value_factory* fallback = nullptr);
   // After an exception: every value made in this scope drops the values it refers to.
   void release_all() noexcept;
+  // The values made so far, and dropping the links of those made after the first `count`.
+  std::size_t made_count() const noexcept { return made_.size(); }
+  void release_since(std::size_t count) noexcept;
   // Gives the stream its own end back (after an exception inside a chunk).
   void restore_end() noexcept { in_.set_end_position(real_end_); }
   // Leaves the stream as it found it: its own end, no continuation.
@@ -51,7 +55,7 @@ class reader final : public cdr::chunk_continuation {
   // A value after its tag (read at `tag_position`); discard: a nested value in the part of a
   // truncated value being skipped (one without factory is skipped too, if it is chunked).
   value_ref<value_base> read_body(std::uint32_t tag, std::size_t tag_position, std::string_view expected_id,
-                                  bool discard);
+                                  const value_factory* fallback, bool discard);
   value_ref<value_base> read_indirection();
   std::string_view read_repository_id();
   // Ends the chunked value at chunk depth `level`: skips what its state did not read (chunks,

@@ -25,6 +25,7 @@ void writer::write(const value_base* value) {
   if (chunk_open_) close_chunk();
   out_.align(4);
   values_.emplace(value, out_.aligned_position());
+  written_.emplace_back(value);
   std::uint32_t tag = value_tag_base | (ids.size() > 1 ? tag_id_list : tag_single_id) | (chunked ? tag_chunked : 0u);
   out_.write_ulong(tag);
   if (ids.size() > 1) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "switchyard/cdr/output_stream.h"
 #include "switchyard/value.h"
@@ -57,9 +58,12 @@ class writer : private cdr::block_observer {
 
   cdr::output_stream& out_;
   std::unordered_map<const value_base*, std::size_t> values_;  // value -> position of its tag
-  std::unordered_map<std::string_view, std::size_t> ids_;      // id -> position of its length
-  int depth_ = 0;                                              // values being written, nested
-  int chunk_depth_ = 0;  // chunked values being written, nested (the end tags' depth)
+  // Kept alive while the scope lasts: a value written and then freed (one an Any made only to
+  // copy it) must not leave its address to a new value, which would be taken for it.
+  std::vector<value_ref<const value_base>> written_;
+  std::unordered_map<std::string_view, std::size_t> ids_;  // id -> position of its length
+  int depth_ = 0;                                          // values being written, nested
+  int chunk_depth_ = 0;                                    // chunked values being written, nested (the end tags' depth)
   bool chunk_open_ = false;
   std::size_t chunk_length_offset_ = 0;  // offset into data() of the open chunk's length
   std::size_t chunk_start_ = 0;          // position of its first octet

@@ -371,19 +371,4 @@ TEST_CASE("generated TypeCodes of valuetypes and boxes", "[value][generated]") {
       CHECK(in.at_end());
     }
   }
-  SECTION("an Any cannot hold a value yet: MARSHAL, named") {
-    Values::Pair p;
-    p.first = new OBV_Node(1, nullptr);
-    try {
-      any a;
-      a <<= p;
-      cdr::output_stream out;
-      write_any(out, a);
-      FAIL("no exception");
-    } catch (const SystemException& e) {
-      CHECK(e.kind() == SystemExceptionKind::MARSHAL);
-      CHECK(e.minor() == minor::unsupported_typecode);
-      CHECK(std::string(e.what()).find("IDL:switchyard.test/Values/Node:1.0") != std::string::npos);
-    }
-  }
 }

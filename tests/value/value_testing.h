@@ -44,6 +44,24 @@ class factories {
   std::vector<std::string_view> ids_;
 };
 
+// Takes the factory registered for `repository_id` away for a test's lifetime (as if the program
+// did not know the type), and puts it back after.
+class factory_removed {
+ public:
+  explicit factory_removed(std::string_view repository_id)
+      : id_(repository_id), saved_(lookup_value_factory(repository_id)) {
+    REQUIRE(saved_);
+    unregister_value_factory(id_);
+  }
+  ~factory_removed() { register_value_factory(id_, saved_); }
+  factory_removed(const factory_removed&) = delete;
+  factory_removed& operator=(const factory_removed&) = delete;
+
+ private:
+  std::string_view id_;
+  value_factory_ref saved_;
+};
+
 inline std::vector<std::byte> bytes_of(const cdr::output_stream& out) { return {out.data(), out.data() + out.size()}; }
 
 inline cdr::input_stream reader_of(const std::vector<std::byte>& bytes) {

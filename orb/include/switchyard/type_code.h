@@ -6,8 +6,10 @@
 // Every kind up to tk_fixed is supported, tk_Principal included, and tk_value and tk_value_box.
 // The kinds after them (tk_native, tk_abstract_interface, tk_local_interface, tk_component,
 // tk_home, tk_event) are rejected: BAD_TYPECODE when built, MARSHAL minor::unsupported_typecode
-// when read. An Any cannot hold a value yet (MARSHAL minor::unsupported_typecode when one is
-// written or read).
+// when read. An Any holds values and boxes as their CDR (a graph of its own: sharing and cycles
+// inside it survive); one whose factory is not registered is read from the TypeCode alone and
+// sent on unchanged (orb/dynamic/dynamic_value.h). Custom and abstract valuetypes need their
+// factory (MARSHAL minor::no_value_factory without it).
 //
 // Recursive types (struct Node { sequence<Node> children; }, valuetype Node { public Node next; })
 // are built with make_recursive(id) in place of the enclosing type; make_struct / make_union /
@@ -79,7 +81,7 @@ std::string_view to_string(tc_kind kind) noexcept;
 namespace minor {
 // MARSHAL while reading a TypeCode or a value described by one (vendor codes 0x53590040...).
 inline constexpr std::uint32_t bad_typecode = vendor_base | 0x40;          // malformed TypeCode
-inline constexpr std::uint32_t unsupported_typecode = vendor_base | 0x41;  // kinds after tk_value_box; values in an Any
+inline constexpr std::uint32_t unsupported_typecode = vendor_base | 0x41;  // kinds after tk_value_box
 inline constexpr std::uint32_t bad_indirection = vendor_base | 0x42;       // indirection to nowhere
 inline constexpr std::uint32_t typecode_too_deep = vendor_base | 0x43;     // nesting beyond the limit
 }  // namespace minor

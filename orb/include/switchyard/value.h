@@ -149,6 +149,13 @@ class value_input_scope {
   value_input_scope& operator=(const value_input_scope&) = delete;
 
   value_detail::reader& reader();
+  // How many values were read in this scope so far (with the scopes it nests in, whose tables it
+  // shares), and dropping the links of those read after the first `count`: what code that reads
+  // values only to copy them does when done (an Any, which keeps them as CDR), so that a cyclic
+  // graph it read is freed. A value read later that is an indirection to one of them finds it
+  // without its links.
+  std::size_t values_read();
+  void release_values_read_since(std::size_t count) noexcept;
   // Ends the scope before its destructor would (it must be the innermost one open on this
   // thread): the values read become the caller's, and a later exception no longer releases
   // them. Skeletons call it before the upcall.
@@ -177,6 +184,10 @@ void write_value(cdr::output_stream& out, const value_ref<T>& value) {
 // malformed encodings (bad tag, bad indirection, chunk beyond the message, end tag out of
 // order), minor::no_value_factory when no id has a factory, minor::value_nesting.
 value_ref<value_base> read_value(cdr::input_stream& in, std::string_view expected_id);
+// The same, with `fallback` making the value where no factory is registered for `expected_id`
+// (nor for an id before it in the value's truncatable list): how an Any reads a value whose type
+// it knows only by its TypeCode (orb/dynamic).
+value_ref<value_base> read_value(cdr::input_stream& in, std::string_view expected_id, const value_factory& fallback);
 
 // The same, typed: MARSHAL minor::value_type_mismatch when the value read (or indirected to) is
 // not a T.
