@@ -42,11 +42,24 @@ void writer::write(const value_base* value) {
   value->_write_state(out_);
   if (chunked) {
     close_chunk();
-    out_.write_long(-chunk_depth_);
+    write_end_tag();
     --chunk_depth_;
     if (chunk_depth_ > 0) open_chunk();  // the enclosing value's state goes on in a new chunk
   }
   --depth_;
+}
+
+void writer::write_end_tag() {
+  const auto tag = static_cast<std::uint32_t>(-chunk_depth_);
+  if (last_end_tag_ != no_end_tag && last_end_tag_ + 4 == out_.size()) {
+    // Right after a nested value's end tag: that one tag ends this value too (as omniORB writes
+    // it, and as its reader of an Any's values needs).
+    out_.patch_ulong(last_end_tag_, tag);
+    return;
+  }
+  std::byte* at = out_.reserve_aligned(4, 4);
+  cdr::store(at, tag);
+  last_end_tag_ = static_cast<std::size_t>(at - out_.data());
 }
 
 void writer::write_indirection(std::size_t target) {

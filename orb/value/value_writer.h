@@ -52,6 +52,9 @@ class writer : private cdr::block_observer {
   // nulls and indirections of its state land in one; a nested value's tag closes it.
   void open_chunk();
   void close_chunk();
+  // Ends the chunked value at chunk_depth_: an end tag, or the one just written for a value
+  // nested in it, made to end both (an end tag ends every value nested at its depth or deeper).
+  void write_end_tag();
   // An array or string crossed a boundary: the chunk ends after it, and the state goes on in a
   // new one.
   void block_crossed_boundary(cdr::output_stream& out) override;
@@ -67,6 +70,8 @@ class writer : private cdr::block_observer {
   bool chunk_open_ = false;
   std::size_t chunk_length_offset_ = 0;  // offset into data() of the open chunk's length
   std::size_t chunk_start_ = 0;          // position of its first octet
+  static constexpr std::size_t no_end_tag = static_cast<std::size_t>(-1);
+  std::size_t last_end_tag_ = no_end_tag;  // offset into data() of the last end tag written
 };
 
 }  // namespace switchyard::value_detail

@@ -88,6 +88,7 @@ class value_echo final : public POA_Values::ValueEcho {
   Values::Text* echo_text(Values::Text* t) override { return add_ref(t); }
   Values::BoxedPoint* echo_point(Values::BoxedPoint* p) override { return add_ref(p); }
   Values::Base* echo_base(Values::Base* b) override { return add_ref(b); }
+  CORBA::Any* echo_any(const CORBA::Any& a) override { return new CORBA::Any(a); }
   char* type_of(Values::Base* b) override { return CORBA::string_dup(b ? b->_NP_repositoryId() : ""); }
   Values::Base* make_derived() override {
     OBV_Values::PeerDerived* d = new OBV_Values::PeerDerived();
@@ -161,6 +162,42 @@ Values::Node* node(CORBA::Long id) {
   OBV_Values::Node* n = new OBV_Values::Node();
   n->id(id);
   return n;
+}
+
+// About 26 KiB of Bulk (values.idl): 400 names, 1000 points, 300 weights, 600 Readings.
+constexpr CORBA::ULong bulk_names = 400, bulk_points = 1000, bulk_weights = 300, bulk_readings = 600;
+
+Values::Bulk* make_bulk() {
+  OBV_Values::Bulk* bulk = new OBV_Values::Bulk();
+  bulk->a(21);
+  bulk->names().length(bulk_names);
+  for (CORBA::ULong i = 0; i < bulk_names; ++i) bulk->names()[i] = ("name-" + std::to_string(i)).c_str();
+  bulk->points().length(bulk_points);
+  for (CORBA::ULong i = 0; i < bulk_points; ++i) bulk->points()[i] = Values::Point{CORBA::Long(i), -CORBA::Long(i)};
+  bulk->weights().length(bulk_weights);
+  for (CORBA::ULong i = 0; i < bulk_weights; ++i) bulk->weights()[i] = i * 0.5;
+  bulk->readings().length(bulk_readings);
+  for (CORBA::ULong i = 0; i < bulk_readings; ++i)
+    bulk->readings()[i] = Values::Reading{CORBA::Octet(i % 256), i * 0.25, -CORBA::Long(i)};
+  bulk->range(Values::Span{-1.5, 1e9});
+  return bulk;
+}
+
+// Whether `value` is a Bulk equal to make_bulk()'s.
+bool same_bulk(Values::Base* value) {
+  Values::Bulk* b = value != nullptr ? Values::Bulk::_downcast(value) : nullptr;
+  bool same = b != nullptr && b->a() == 21 && b->names().length() == bulk_names &&
+              b->points().length() == bulk_points && b->weights().length() == bulk_weights &&
+              b->readings().length() == bulk_readings && b->range().from == -1.5 && b->range().to == 1e9;
+  for (CORBA::ULong i = 0; same && i < bulk_names; ++i)
+    same = std::string(b->names()[i].in()) == "name-" + std::to_string(i);
+  for (CORBA::ULong i = 0; same && i < bulk_points; ++i)
+    same = b->points()[i].x == CORBA::Long(i) && b->points()[i].y == -CORBA::Long(i);
+  for (CORBA::ULong i = 0; same && i < bulk_weights; ++i) same = b->weights()[i] == i * 0.5;
+  for (CORBA::ULong i = 0; same && i < bulk_readings; ++i)
+    same = b->readings()[i].flags == i % 256 && b->readings()[i].value == i * 0.25 &&
+           b->readings()[i].count == -CORBA::Long(i);
+  return same;
 }
 
 void run_checks(Values::ValueEcho_ptr echo, bool with_bulk) {
@@ -238,34 +275,62 @@ void run_checks(Values::ValueEcho_ptr echo, bool with_bulk) {
     // About 26 KiB of state: omniORB ends a chunk wherever its buffer fills, between two
     // strings, two members of a point or of a Reading (more than a buffer of them, so at least
     // once); the server must read on into the next chunk.
-    OBV_Values::Bulk* bulk = new OBV_Values::Bulk();
-    Values::Base_var held = bulk;
-    bulk->a(21);
-    const CORBA::ULong names = 400, points = 1000, weights = 300, readings = 600;
-    bulk->names().length(names);
-    for (CORBA::ULong i = 0; i < names; ++i) bulk->names()[i] = ("name-" + std::to_string(i)).c_str();
-    bulk->points().length(points);
-    for (CORBA::ULong i = 0; i < points; ++i) bulk->points()[i] = Values::Point{CORBA::Long(i), -CORBA::Long(i)};
-    bulk->weights().length(weights);
-    for (CORBA::ULong i = 0; i < weights; ++i) bulk->weights()[i] = i * 0.5;
-    bulk->readings().length(readings);
-    for (CORBA::ULong i = 0; i < readings; ++i)
-      bulk->readings()[i] = Values::Reading{CORBA::Octet(i % 256), i * 0.25, -CORBA::Long(i)};
-    bulk->range(Values::Span{-1.5, 1e9});
+    Values::Base_var held = make_bulk();
     Values::Base_var back = echo->echo_base(held.in());
-    Values::Bulk* b = back.in() ? Values::Bulk::_downcast(back.in()) : nullptr;
-    bool same = b != nullptr && b->a() == 21 && b->names().length() == names && b->points().length() == points &&
-                b->weights().length() == weights && b->readings().length() == readings && b->range().from == -1.5 &&
-                b->range().to == 1e9;
-    for (CORBA::ULong i = 0; same && i < names; ++i)
-      same = std::string(b->names()[i].in()) == "name-" + std::to_string(i);
-    for (CORBA::ULong i = 0; same && i < points; ++i)
-      same = b->points()[i].x == CORBA::Long(i) && b->points()[i].y == -CORBA::Long(i);
-    for (CORBA::ULong i = 0; same && i < weights; ++i) same = b->weights()[i] == i * 0.5;
-    for (CORBA::ULong i = 0; same && i < readings; ++i)
-      same = b->readings()[i].flags == i % 256 && b->readings()[i].value == i * 0.25 &&
-             b->readings()[i].count == -CORBA::Long(i);
-    check(same, "a value larger than the buffer, chunked where it filled");
+    check(same_bulk(back.in()), "a value larger than the buffer, chunked where it filled");
+  }
+  {
+    Values::Node_var a = node(1), b = node(2), c = node(3);
+    a->next(b.in());
+    b->next(c.in());
+    c->next(a.in());
+    CORBA::Any sent;
+    sent <<= a.in();
+    CORBA::Any_var back = echo->echo_any(sent);
+    c->next(nullptr);
+    Values::Node* got = nullptr;  // the Any's
+    bool ok = (back.in() >>= got) && got != nullptr && got->id() == 1 && got->next() && got->next()->next() &&
+              got->next()->next()->id() == 3 && got->next()->next()->next() == got;
+    check(ok, "an Any holding a 3-cycle");
+    if (ok) got->next()->next()->next(nullptr);
+  }
+  {
+    Values::Pair p;
+    Values::Node_var shared = node(6);
+    p.first = add_ref(shared.in());
+    p.second = add_ref(shared.in());
+    CORBA::Any sent;
+    sent <<= p;
+    CORBA::Any_var back = echo->echo_any(sent);
+    const Values::Pair* got = nullptr;
+    check((back.in() >>= got) && got->first.in() != nullptr && got->first.in() == got->second.in() &&
+              got->first->id() == 6,
+          "an Any holding a struct whose members share a value");
+  }
+  {
+    // The server (ours) has no factory for PeerDerived: it reads it from the Any's TypeCode and
+    // sends it back whole, not truncated.
+    OBV_Values::PeerDerived* d = new OBV_Values::PeerDerived();
+    Values::PeerDerived_var held = d;
+    d->a(11);
+    d->weight(1.5);
+    Values::Node_var extra = node(12);
+    d->extra(extra.in());
+    CORBA::Any sent;
+    sent <<= held.in();
+    CORBA::Any_var back = echo->echo_any(sent);
+    Values::PeerDerived* got = nullptr;
+    check((back.in() >>= got) && got != nullptr && got->a() == 11 && got->weight() == 1.5 && got->extra() &&
+              got->extra()->id() == 12,
+          "an Any holding a value of a type the server does not know comes back whole");
+  }
+  if (with_bulk) {
+    Values::Base_var held = make_bulk();
+    CORBA::Any sent;
+    sent <<= Values::Bulk::_downcast(held.in());
+    CORBA::Any_var back = echo->echo_any(sent);
+    Values::Bulk* got = nullptr;
+    check((back.in() >>= got) && same_bulk(got), "an Any holding a value larger than the buffer");
   }
   {
     Values::Base_var made = echo->make_derived();

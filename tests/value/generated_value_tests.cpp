@@ -311,6 +311,26 @@ TEST_CASE("valuetypes through generated stubs and skeletons, end to end", "[valu
     REQUIRE(derived->extra());
     CHECK(derived->extra()->id() == 8);
   }
+  SECTION("an Any holding a cycle, and one holding a struct whose members share a value") {
+    value_ref<Node> a = three_cycle();
+    any sent;
+    sent <<= a;
+    unlink(a);
+    value_ref<Node> back;
+    REQUIRE((echo.echo_any(sent) >>= back));
+    check_three_cycle(back);
+    unlink(back);
+    Values::Pair p;
+    p.first = new OBV_Node(6, nullptr);
+    p.second = p.first;
+    any pair;
+    pair <<= p;
+    Values::Pair pair_back;
+    REQUIRE((echo.echo_any(pair) >>= pair_back));
+    REQUIRE(pair_back.first);
+    CHECK(pair_back.first->id() == 6);
+    CHECK(pair_back.first == pair_back.second);
+  }
 }
 
 TEST_CASE("generated TypeCodes of valuetypes and boxes", "[value][generated]") {

@@ -158,8 +158,7 @@ TEST_CASE("an Any holds a generated value: inserted, sent, read and extracted wh
   }
 }
 
-TEST_CASE("a value whose factory is unknown is read from the Any's TypeCode and sent on unchanged",
-          "[value][any]") {
+TEST_CASE("a value whose factory is unknown is read from the Any's TypeCode and sent on unchanged", "[value][any]") {
   SECTION("a cycle and a shared value, written back octet for octet") {
     Values::Pair p;
     p.first = three_cycle();
@@ -182,6 +181,24 @@ TEST_CASE("a value whose factory is unknown is read from the Any's TypeCode and 
     CHECK(back.second == back.first->next());
     unlink(back.first);
     unlink(p.first);
+  }
+  SECTION("a chunked value holding a value, written back octet for octet") {
+    const value_ref<Values::Derived> derived = new Values::OBV_Derived(7, "kept", new OBV_Node(8, nullptr));
+    any a;
+    a <<= derived;
+    const std::vector<std::byte> sent = message_of(a);
+    std::vector<std::byte> forwarded;
+    {
+      factory_removed unknown(Values::Derived::_static_repository_id());
+      forwarded = message_of(any_of(sent));
+    }
+    CHECK(forwarded == sent);
+    value_ref<Values::Derived> back;
+    REQUIRE((any_of(forwarded) >>= back));
+    REQUIRE(back);
+    CHECK(back->label() == "kept");
+    REQUIRE(back->extra());
+    CHECK(back->extra()->id() == 8);
   }
   SECTION("a chunked value with runs, strings and doubles") {
     for (std::size_t n : {0u, 3u, 400u}) {

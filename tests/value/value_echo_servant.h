@@ -76,6 +76,10 @@ struct value_echo_servant final : Values::ValueEcho_skeleton {
     ++served;
     return b;
   }
+  switchyard::any echo_any(const switchyard::any& a) override {
+    ++served;
+    return a;
+  }
   std::string type_of(const switchyard::value_ref<Values::Base>& b) override {
     ++served;
     return b ? std::string(b->_repository_id()) : std::string();
