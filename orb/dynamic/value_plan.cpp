@@ -392,6 +392,19 @@ inline void zero_padding(const run_layout& layout, std::byte* at) {
   }
 }
 
+// The depth of the runner that is reading a value on this thread: a dynamic_value's state is
+// copied by a runner of its own (through orb/value's reader), which starts there, so that values
+// and the structs inside them together nest no deeper than max_value_depth.
+thread_local int value_state_depth = 0;
+
+struct nesting_depth {
+  explicit nesting_depth(int depth) noexcept : saved(std::exchange(value_state_depth, depth)) {}
+  ~nesting_depth() { value_state_depth = saved; }
+  nesting_depth(const nesting_depth&) = delete;
+  nesting_depth& operator=(const nesting_depth&) = delete;
+  int saved;
+};
+
 class plan_runner {
  public:
   plan_runner(cdr::input_stream& in, cdr::output_stream* out, copy_mode mode,
@@ -459,6 +472,8 @@ class plan_runner {
             in_.throw_marshal(minor::bad_value, "a value's state holds fewer values than its type says");
           value = (*values_.from)[next_value_++];
         } else {
+          // The value's state is copied by a runner of its own, which goes on from this depth.
+          const nesting_depth nested(depth);
           value = read_value_as(p, owner_, in_);
         }
         if (values_.into != nullptr) values_.into->push_back(std::move(value));
@@ -802,7 +817,7 @@ void run_plan(const value_plan& plan, const type_code& type, cdr::input_stream& 
 void run_value_state(const value_plan& value_step, const std::shared_ptr<const type_code_node>& owner,
                      cdr::input_stream& in, cdr::output_stream& out, copy_mode mode, state_values values) {
   plan_runner runner(in, &out, mode, owner, values);
-  for (const value_plan* part : value_step.parts) runner.copy(*part, 1);
+  for (const value_plan* part : value_step.parts) runner.copy(*part, value_state_depth + 1);
 }
 
 }  // namespace switchyard::detail

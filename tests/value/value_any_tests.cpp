@@ -301,3 +301,26 @@ TEST_CASE("a value an Any cannot read from its TypeCode raises MARSHAL, named", 
     }
   }
 }
+
+TEST_CASE("values and the structs inside them nest no deeper than max_value_depth together", "[value][any]") {
+  // valuetype Deep { Level99 s; }, struct Level_k { Level_k-1 s; }, struct Level0 { Deep v; }: each
+  // value 100 structs deeper than the one holding it. 300 of them nested (each a tag without
+  // type information, then the next), on a 256 KiB stack: MARSHAL, no overflow.
+  on_small_stack([] {
+    type_code inner = type_code::make_struct("IDL:Test/Level0:1.0", "Level0",
+                                             {{"v", type_code::make_recursive("IDL:Test/Deep:1.0")}});
+    for (int k = 1; k < 100; ++k) {
+      const std::string name = "Level" + std::to_string(k);
+      inner = type_code::make_struct("IDL:Test/" + name + ":1.0", name, {{"s", inner}});
+    }
+    const type_code deep =
+        type_code::make_value("IDL:Test/Deep:1.0", "Deep", value_modifier::none, type_code(), {{"s", inner, 1}});
+    cdr::output_stream out;
+    for (int k = 0; k < 300; ++k) out.write_ulong(0x7fffff00);
+    out.write_ulong(0);
+    const std::vector<std::byte> bytes = bytes_of(out);
+    auto in = reader_of(bytes);
+    any a;
+    CHECK(marshal_minor_of([&] { a.assign_from(deep, in); }) == minor::typecode_too_deep);
+  });
+}

@@ -6,8 +6,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <pthread.h>
-
 #include <array>
 #include <cstring>
 #include <functional>
@@ -579,24 +577,6 @@ TEST_CASE("every octet of a nested chunked encoding mutated: a value or MARSHAL,
   }
   CHECK(values > 0);
   CHECK(refused > 0);
-}
-
-// Runs `f` on a thread with a 256 KiB stack (a server's worker may have no more): a recursion
-// as deep as a long chain of values would overflow it.
-void on_small_stack(void (*f)()) {
-  pthread_attr_t attributes;
-  pthread_attr_init(&attributes);
-  pthread_attr_setstacksize(&attributes, 256 * 1024);
-  pthread_t thread;
-  REQUIRE(pthread_create(
-              &thread, &attributes,
-              [](void* g) -> void* {
-                reinterpret_cast<void (*)()>(g)();
-                return nullptr;
-              },
-              reinterpret_cast<void*>(f)) == 0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attributes);
 }
 
 TEST_CASE("a chain of 300000 values is freed without recursion (no stack overflow)", "[value]") {

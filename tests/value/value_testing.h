@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -66,6 +68,24 @@ inline std::vector<std::byte> bytes_of(const cdr::output_stream& out) { return {
 
 inline cdr::input_stream reader_of(const std::vector<std::byte>& bytes) {
   return cdr::input_stream(bytes, cdr::native_byte_order);
+}
+
+// Runs `f` on a thread with a 256 KiB stack (a server's worker may have no more): a recursion
+// as deep as a long chain of values would overflow it.
+inline void on_small_stack(void (*f)()) {
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, 256 * 1024);
+  pthread_t thread;
+  REQUIRE(pthread_create(
+              &thread, &attributes,
+              [](void* g) -> void* {
+                reinterpret_cast<void (*)()>(g)();
+                return nullptr;
+              },
+              reinterpret_cast<void*>(f)) == 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attributes);
 }
 
 inline std::uint32_t marshal_minor_of(const std::function<void()>& f) {
