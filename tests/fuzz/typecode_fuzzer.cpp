@@ -1,7 +1,9 @@
 // Fuzzes TypeCode and Any demarshaling: the first octet picks the byte order and GIOP minor, the
 // rest is read as an Any (a TypeCode, then a value walked through it). Whatever the bytes, the
 // read either succeeds inside the buffer or raises MARSHAL; what was read is written and read
-// again, and must come back equal.
+// again, and must come back equal. No value factory is linked: values inside are read from the
+// TypeCode alone (orb/dynamic/dynamic_value.h); the value_* seeds hold a cycle, a truncatable
+// value with a nested one, a chunked value with runs and strings, and a box (values.idl).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
