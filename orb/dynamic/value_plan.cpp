@@ -797,21 +797,17 @@ void run_plan(const value_plan& plan, const type_code& type, cdr::input_stream& 
   }
   // One scope each way for the whole value: sharing between its values, and indirections, stay
   // inside it (or join the message's, when one is open on the stream). The values are read only
-  // to be copied: their links are dropped after, so that a cyclic graph is freed (the writer
-  // keeps each one it wrote alive while its scope lasts).
+  // to be copied: the scope unlinks them when it ends, so that a cyclic graph is freed (the
+  // writer keeps each one it wrote alive while its scope lasts).
   value_input_scope reading(in);
   const std::size_t before = reading.values_read();
-  struct release_after {
-    value_input_scope& scope;
-    std::size_t since;
-    ~release_after() { scope.release_values_read_since(since); }
-  } release{reading, before};
   if (out == nullptr) {
     runner.copy(plan, 0);
-    return;
+  } else {
+    value_output_scope writing(*out);
+    runner.copy(plan, 0);
   }
-  value_output_scope writing(*out);
-  runner.copy(plan, 0);
+  reading.copied_only_since(before);
 }
 
 void run_value_state(const value_plan& value_step, const std::shared_ptr<const type_code_node>& owner,

@@ -61,6 +61,7 @@ value_input_scope::~value_input_scope() {
   if (reader_) {
     reader_->detach();
     if (std::uncaught_exceptions() > uncaught_) reader_->release_all();
+    else reader_->release_copied();
   }
 }
 
@@ -68,6 +69,7 @@ void value_input_scope::end() noexcept {
   if (ended_) return;
   ended_ = true;
   innermost_input = previous_;
+  if (reader_) reader_->release_copied();
   reader_.reset();  // which detaches it from the stream
 }
 
@@ -79,10 +81,7 @@ value_detail::reader& value_input_scope::reader() {
 
 std::size_t value_input_scope::values_read() { return reader().made_count(); }
 
-void value_input_scope::release_values_read_since(std::size_t count) noexcept {
-  value_input_scope* owner = owner_;
-  if (owner->reader_) owner->reader_->release_since(count);
-}
+void value_input_scope::copied_only_since(std::size_t count) { reader().mark_copied_since(count); }
 
 void write_value(cdr::output_stream& out, const value_base* value) {
   value_output_scope own(out);  // nests into an open scope on `out`, if there is one

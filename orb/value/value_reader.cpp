@@ -78,6 +78,7 @@ value_ref<value_base> reader::read_indirection() {
   if (found == values_.end())
     fail(minor::bad_value, "value indirection offset " + std::to_string(offset) + " points where no value begins");
   if (!found->second) fail(minor::bad_value, "value indirection to a value of unknown type (it was skipped)");
+  if (!copied_.empty() && copied_.count(found->second.get()) != 0) copied_shared_ = true;
   return found->second;
 }
 
@@ -282,8 +283,18 @@ void reader::finish_chunked(int level) {
   }
 }
 
-void reader::release_since(std::size_t count) noexcept {
-  for (std::size_t i = count; i < made_.size(); ++i) made_[i]->_release_values();
+void reader::mark_copied_since(std::size_t count) {
+  for (std::size_t i = count; i < made_.size(); ++i) copied_.insert(made_[i].get());
+}
+
+void reader::release_copied() noexcept {
+  // Shared with a value read after them (an indirection across an Any's boundary): they are part
+  // of that graph now, and kept whole.
+  if (!copied_shared_)
+    for (const auto& value : made_)
+      if (copied_.count(value.get()) != 0) value->_release_values();
+  copied_.clear();
+  copied_shared_ = false;
 }
 
 void reader::release_all() noexcept {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "switchyard/cdr/input_stream.h"
@@ -35,9 +36,11 @@ class reader final : public cdr::chunk_continuation {
   value_ref<value_base> read(std::string_view expected_id, const value_factory* fallback = nullptr);
   // After an exception: every value made in this scope drops the values it refers to.
   void release_all() noexcept;
-  // The values made so far, and dropping the links of those made after the first `count`.
+  // The values made so far; those made after the first `count` were read only to be copied:
+  // release_copied() drops their links, unless a value read later was an indirection to one.
   std::size_t made_count() const noexcept { return made_.size(); }
-  void release_since(std::size_t count) noexcept;
+  void mark_copied_since(std::size_t count);
+  void release_copied() noexcept;
   // Gives the stream its own end back (after an exception inside a chunk).
   void restore_end() noexcept { in_.set_end_position(real_end_); }
   // Leaves the stream as it found it: its own end, no continuation.
@@ -75,6 +78,8 @@ class reader final : public cdr::chunk_continuation {
   std::unordered_map<std::size_t, std::string_view> ids_;          // length position -> id (views into the buffer)
   std::unordered_map<std::size_t, std::vector<std::string_view>> id_lists_;  // count position -> ids
   std::vector<value_ref<value_base>> made_;
+  std::unordered_set<const value_base*> copied_;      // mark_copied_since
+  bool copied_shared_ = false;                        // an indirection reached one of copied_ afterwards
   std::vector<std::unique_ptr<std::byte[]>> joined_;  // reads joined from two chunks or more
   int depth_ = 0;
   int chunk_depth_ = 0;

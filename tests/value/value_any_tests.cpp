@@ -249,6 +249,40 @@ TEST_CASE("a value whose factory is unknown is read from the Any's TypeCode and 
   }
 }
 
+TEST_CASE("a value after an Any that is an indirection into it keeps the graph whole", "[value][any]") {
+  // An Any of a self-cycle, then, in the same value scope, the node again: an indirection to the
+  // Any's value (as a sender sharing one value between an Any and another argument writes it).
+  const value_ref<Node> self = new OBV_Node(1, nullptr);
+  self->next(self);
+  cdr::output_stream out;
+  {
+    value_output_scope scope(out);
+    write_type_code(out, Values::_tc_Node());
+    write_value(out, self);
+    write_value(out, self);
+  }
+  self->next(nullptr);
+  const std::vector<std::byte> bytes = bytes_of(out);
+  value_ref<Node> after;
+  any a;
+  {
+    auto in = reader_of(bytes);
+    value_input_scope scope(in);
+    read_any(in, a);
+    read_value(in, after);
+    CHECK(in.at_end());
+  }
+  REQUIRE(after);
+  CHECK(after->id() == 1);
+  CHECK(after->next() == after);  // not unlinked with the Any's copy
+  after->next(nullptr);
+  value_ref<Node> extracted;
+  REQUIRE((a >>= extracted));
+  REQUIRE(extracted);
+  CHECK(extracted->next() == extracted);
+  extracted->next(nullptr);
+}
+
 TEST_CASE("a value an Any cannot read from its TypeCode raises MARSHAL, named", "[value][any]") {
   SECTION("a value of a type the receiver does not know, where the TypeCode says ValueBase") {
     Values::Holder h;

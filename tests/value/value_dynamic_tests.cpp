@@ -34,16 +34,11 @@ class dsi_value_echo final : public dynamic_servant {
   void invoke(dynamic_request& request) override {
     const std::string_view operation = request.operation();
     type_code type;
-    if (operation == "echo_node")
-      type = Values::_tc_Node();
-    else if (operation == "echo_pair")
-      type = Values::_tc_Pair();
-    else if (operation == "echo_base")
-      type = Values::_tc_Base();
-    else if (operation == "echo_any")
-      type = type_code::basic(tc_kind::tk_any);
-    else
-      throw SystemException(SystemExceptionKind::BAD_OPERATION, 0);
+    if (operation == "echo_node") type = Values::_tc_Node();
+    else if (operation == "echo_pair") type = Values::_tc_Pair();
+    else if (operation == "echo_base") type = Values::_tc_Base();
+    else if (operation == "echo_any") type = type_code::basic(tc_kind::tk_any);
+    else throw SystemException(SystemExceptionKind::BAD_OPERATION, 0);
     std::vector<named_value> list(1);
     list[0].value.set_type(type);
     auto& args = request.arguments(std::move(list));

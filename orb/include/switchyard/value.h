@@ -150,12 +150,12 @@ class value_input_scope {
 
   value_detail::reader& reader();
   // How many values were read in this scope so far (with the scopes it nests in, whose tables it
-  // shares), and dropping the links of those read after the first `count`: what code that reads
-  // values only to copy them does when done (an Any, which keeps them as CDR), so that a cyclic
-  // graph it read is freed. A value read later that is an indirection to one of them finds it
-  // without its links.
+  // shares), and saying that those read after the first `count` were read only to be copied (an
+  // Any keeps them as CDR): when the outermost scope ends, they drop the values they refer to,
+  // so that a cyclic graph a peer sent is freed, unless a value read after them was an
+  // indirection to one of them (a graph shared across an Any's boundary is kept whole).
   std::size_t values_read();
-  void release_values_read_since(std::size_t count) noexcept;
+  void copied_only_since(std::size_t count);
   // Ends the scope before its destructor would (it must be the innermost one open on this
   // thread): the values read become the caller's, and a later exception no longer releases
   // them. Skeletons call it before the upcall.
