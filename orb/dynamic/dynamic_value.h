@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "orb/dynamic/value_plan.h"
-#include "switchyard/cdr/output_stream.h"
 #include "switchyard/value.h"
 
 namespace switchyard::detail {
@@ -31,7 +30,10 @@ class dynamic_value final : public value_base {
  private:
   std::shared_ptr<const type_code_node> owner_;
   const value_plan& step_;
-  cdr::output_stream state_{0, 2};  // canonical, laid out from position origin_
+  // The state, canonical, laid out from position origin_: exactly its octets (a message may hold
+  // millions of small values, so nothing more is kept per value than this).
+  std::unique_ptr<std::byte[]> state_;
+  std::uint32_t state_size_ = 0;
   std::uint8_t origin_ = 0;
   std::vector<value_ref<value_base>> values_;  // the values in the state, in order
 };
