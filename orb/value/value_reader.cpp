@@ -106,6 +106,8 @@ value_ref<value_base> reader::read_body(std::uint32_t tag, std::size_t tag_posit
                                         const value_factory* fallback, bool discard) {
   if (depth_ >= max_value_nesting)
     fail(minor::value_nesting, "values nested deeper than " + std::to_string(max_value_nesting));
+  if (values_.size() >= max_values_per_message)
+    fail(minor::too_many_values, "more than " + std::to_string(max_values_per_message) + " values in one message");
   if (tag & tag_codebase) read_repository_id();  // a codebase URL (same encoding): not used
 
   std::vector<std::string_view> listed;

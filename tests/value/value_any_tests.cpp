@@ -358,3 +358,27 @@ TEST_CASE("values and the structs inside them nest no deeper than max_value_dept
     CHECK(marshal_minor_of([&] { a.assign_from(deep, in); }) == minor::typecode_too_deep);
   });
 }
+
+TEST_CASE("a message of more values than the limit raises MARSHAL before it costs more", "[value][any]") {
+  // A sequence of Nodes, each a tag without type information, an id and a null next (12 octets):
+  // at the limit it is read, one more is refused.
+  auto nodes = [](std::size_t n) {
+    cdr::output_stream out;
+    write_type_code(out, Values::_tc_NodeSeq());
+    out.write_ulong(static_cast<std::uint32_t>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      out.write_ulong(0x7fffff00);
+      out.write_long(static_cast<std::int32_t>(i));
+      out.write_ulong(0);
+    }
+    return bytes_of(out);
+  };
+  const std::vector<std::byte> at_limit = nodes(max_values_per_message);
+  auto in = reader_of(at_limit);
+  any a;
+  read_any(in, a);
+  CHECK(in.at_end());
+  const std::vector<std::byte> beyond = nodes(max_values_per_message + 1);
+  auto more = reader_of(beyond);
+  CHECK(marshal_minor_of([&] { read_any(more, a); }) == minor::too_many_values);
+}

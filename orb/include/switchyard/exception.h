@@ -124,6 +124,7 @@ inline constexpr std::uint32_t bad_value = vendor_base | 13;             // malf
 inline constexpr std::uint32_t value_nesting = vendor_base | 14;         // values nested beyond the limit
 inline constexpr std::uint32_t value_type_mismatch = vendor_base | 15;   // a value of another type than expected
 inline constexpr std::uint32_t split_between_chunks = vendor_base | 16;  // struct data a value chunk splits unreadably
+inline constexpr std::uint32_t too_many_values = vendor_base | 17;       // more values in one message than the limit
 inline constexpr std::uint32_t no_value_factory = omg_minor(1);          // unknown value type, no factory (CORBA 3.x)
 
 // COMM_FAILURE / TRANSIENT

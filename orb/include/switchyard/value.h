@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -113,6 +114,12 @@ value_factory_ref lookup_value_factory(std::string_view repository_id);
 // The greatest number of values nested in one another that write_value and read_value accept
 // (a longer chain raises MARSHAL minor::value_nesting: no stack overflow on hostile input).
 inline constexpr int max_value_nesting = 256;
+
+// The most values read_value makes (or skips) in one scope, a message's: beyond it, MARSHAL
+// minor::too_many_values. Each value costs its reader some 200 bytes however few octets it
+// took (a tag and an empty state are 4), so a 64 MiB message of tiny values would otherwise
+// cost gigabytes; this bounds it near 60 MB.
+inline constexpr std::size_t max_values_per_message = std::size_t{1} << 18;
 
 namespace value_detail {
 class writer;
