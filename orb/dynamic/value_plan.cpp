@@ -408,8 +408,8 @@ struct nesting_depth {
 class plan_runner {
  public:
   plan_runner(cdr::input_stream& in, cdr::output_stream* out, copy_mode mode,
-              std::shared_ptr<const type_code_node> owner, state_values values = {})
-      : in_(in), out_(out), mode_(mode), owner_(std::move(owner)), values_(values) {}
+              const std::shared_ptr<const type_code_node>& owner, state_values values = {})
+      : in_(in), out_(out), mode_(mode), owner_(&owner), values_(values) {}
 
   void copy(const value_plan& p, int depth) {
     if (depth > max_value_depth)
@@ -460,9 +460,9 @@ class plan_runner {
         const type_code inner = read_type_code(in_);
         if (out_) write_type_code(*out_, inner);
         // The values inside are made from the inner TypeCode's plan, which it keeps alive.
-        std::shared_ptr<const type_code_node> outer = std::exchange(owner_, inner.shared_node());
+        const std::shared_ptr<const type_code_node>* outer = std::exchange(owner_, &inner.shared_node());
         copy(plan_of(inner.node()), depth + 1);
-        owner_ = std::move(outer);
+        owner_ = outer;
         return;
       }
       case plan_step::value: {
@@ -474,7 +474,7 @@ class plan_runner {
         } else {
           // The value's state is copied by a runner of its own, which goes on from this depth.
           const nesting_depth nested(depth);
-          value = read_value_as(p, owner_, in_);
+          value = read_value_as(p, *owner_, in_);
         }
         if (values_.into != nullptr) values_.into->push_back(std::move(value));
         else if (out_) write_value(*out_, value);
@@ -637,8 +637,8 @@ class plan_runner {
     }
   }
 
-  // `count` elements of a run, each primitive read on its own.
-  void copy_leaf_by_leaf(const value_run& run, std::uint32_t count, bool swap) {
+  // `count` elements of a run, each primitive read on its own (kept out of copy_runs' loops).
+  [[gnu::cold, gnu::noinline]] void copy_leaf_by_leaf(const value_run& run, std::uint32_t count, bool swap) {
     for (std::uint32_t k = 0; k < count; ++k)
       for (const run_leaf& leaf : run.leaves) {
         const std::byte* s = in_.take_aligned(leaf.size, leaf.size);
@@ -690,12 +690,13 @@ class plan_runner {
     const auto rs = static_cast<std::uint32_t>(in_.aligned_position() & 7);
     // Not all here: a value's state that its sender split between chunks (reads of single
     // primitives go on into the next one), or a stream too short (they raise MARSHAL).
-    if (in_.remaining() < span_of(run, rs, count)) {
+    const std::uint64_t total = span_of(run, rs, count);
+    if (in_.remaining() < total) [[unlikely]] {
       copy_leaf_by_leaf(run, count, swap);
       return;
     }
     if (out_ == nullptr) {
-      const std::byte* src = in_.take_struct(span_of(run, rs, count));
+      const std::byte* src = in_.take_struct(total);
       if (mode_.check && run.checked) {
         std::uint32_t r = rs;
         for (std::uint32_t k = 0; k < count; ++k) {
@@ -709,7 +710,6 @@ class plan_runner {
     out_->align(run.first_alignment);
     const auto rd = static_cast<std::uint32_t>(out_->aligned_position() & 7);
     if (((rs ^ rd) & (run.alignment - 1u)) == 0 && !swap) {
-      const std::uint64_t total = span_of(run, rs, count);
       const std::byte* src = in_.take_struct(total);
       const bool fix_padding = mode_.zero_padding && has_gaps(run, rd);
       const bool check = mode_.check && run.checked;
@@ -766,7 +766,7 @@ class plan_runner {
   cdr::input_stream& in_;
   cdr::output_stream* out_;
   copy_mode mode_;
-  std::shared_ptr<const type_code_node> owner_;  // keeps the plans of the values made alive
+  const std::shared_ptr<const type_code_node>* owner_;  // keeps the plans of the values made alive
   state_values values_;
   std::size_t next_value_ = 0;  // in values_.from
 };
