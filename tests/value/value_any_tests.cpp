@@ -336,27 +336,44 @@ TEST_CASE("a value an Any cannot read from its TypeCode raises MARSHAL, named", 
   }
 }
 
-TEST_CASE("values and the structs inside them nest no deeper than max_value_depth together", "[value][any]") {
-  // valuetype Deep { Level99 s; }, struct Level_k { Level_k-1 s; }, struct Level0 { Deep v; }: each
-  // value 100 structs deeper than the one holding it. 300 of them nested (each a tag without
-  // type information, then the next), on a 256 KiB stack: MARSHAL, no overflow.
-  on_small_stack([] {
+namespace {
+
+// valuetype Deep { Level99 s; }, struct Level_k { Level_k-1 s; }, struct Level0 { Deep v; }: each
+// Deep value 100 structs deeper than the one holding it.
+const type_code& deep_value_type() {
+  static const type_code deep = [] {
     type_code inner = type_code::make_struct("IDL:Test/Level0:1.0", "Level0",
                                              {{"v", type_code::make_recursive("IDL:Test/Deep:1.0")}});
     for (int k = 1; k < 100; ++k) {
       const std::string name = "Level" + std::to_string(k);
       inner = type_code::make_struct("IDL:Test/" + name + ":1.0", name, {{"s", inner}});
     }
-    const type_code deep =
-        type_code::make_value("IDL:Test/Deep:1.0", "Deep", value_modifier::none, type_code(), {{"s", inner, 1}});
-    cdr::output_stream out;
-    for (int k = 0; k < 300; ++k) out.write_ulong(0x7fffff00);
-    out.write_ulong(0);
-    const std::vector<std::byte> bytes = bytes_of(out);
-    auto in = reader_of(bytes);
-    any a;
-    CHECK(marshal_minor_of([&] { a.assign_from(deep, in); }) == minor::typecode_too_deep);
-  });
+    return type_code::make_value("IDL:Test/Deep:1.0", "Deep", value_modifier::none, type_code(), {{"s", inner, 1}});
+  }();
+  return deep;
+}
+
+}  // namespace
+
+TEST_CASE("values and the structs inside them nest no deeper than max_value_depth together", "[value][any]") {
+  // The plan is made here first (a null value), then 300 Deep values nested (each a tag without
+  // type information, then the next) are read on a 1 MiB stack: MARSHAL, no overflow. Were each
+  // value's structs counted from 0, the reader would go 256 values x 100 structs deep.
+  const std::vector<std::byte> null_value(4, std::byte{0});
+  auto null_in = reader_of(null_value);
+  any a;
+  a.assign_from(deep_value_type(), null_in);
+  on_small_stack(
+      [] {
+        cdr::output_stream out;
+        for (int k = 0; k < 300; ++k) out.write_ulong(0x7fffff00);
+        out.write_ulong(0);
+        const std::vector<std::byte> bytes = bytes_of(out);
+        auto in = reader_of(bytes);
+        any deep;
+        CHECK(marshal_minor_of([&] { deep.assign_from(deep_value_type(), in); }) == minor::typecode_too_deep);
+      },
+      1024 * 1024);
 }
 
 TEST_CASE("a message of more values than the limit raises MARSHAL before it costs more", "[value][any]") {

@@ -70,12 +70,12 @@ inline cdr::input_stream reader_of(const std::vector<std::byte>& bytes) {
   return cdr::input_stream(bytes, cdr::native_byte_order);
 }
 
-// Runs `f` on a thread with a 256 KiB stack (a server's worker may have no more): a recursion
-// as deep as a long chain of values would overflow it.
-inline void on_small_stack(void (*f)()) {
+// Runs `f` on a thread with a small stack (256 KiB by default: a server's worker may have no
+// more): a recursion as deep as a long chain of values would overflow it.
+inline void on_small_stack(void (*f)(), std::size_t stack_bytes = 256 * 1024) {
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);
-  pthread_attr_setstacksize(&attributes, 256 * 1024);
+  pthread_attr_setstacksize(&attributes, stack_bytes);
   pthread_t thread;
   REQUIRE(pthread_create(
               &thread, &attributes,
