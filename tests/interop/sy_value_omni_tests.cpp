@@ -15,6 +15,7 @@
 #include "switchyard/any.h"
 #include "switchyard/orb.h"
 #include "tests/interop/omni_server_process.h"
+#include "tests/value/node_graphs.h"
 #include "tests/value/value_testing.h"
 
 using namespace switchyard;
@@ -26,15 +27,6 @@ namespace {
 std::string peer_program() {
   const char* p = std::getenv("OMNI_VALUE_PEER");
   return p ? p : "";
-}
-
-void unlink(const value_ref<Node>& start) {
-  std::vector<value_ref<Node>> seen;
-  for (value_ref<Node> n = start; n && seen.size() < 100; n = n->next()) {
-    if (std::find(seen.begin(), seen.end(), n) != seen.end()) break;
-    seen.push_back(n);
-  }
-  for (auto& n : seen) n->next(nullptr);
 }
 
 }  // namespace
@@ -59,25 +51,17 @@ TEST_CASE("valuetypes to omniORB's server and back", "[interop][value]") {
     value_ref<Node> self = new OBV_Node(1, nullptr);
     self->next(self);
     value_ref<Node> back = echo.echo_node(self);
-    unlink(self);
+    ::test::unlink_nodes(self);
     REQUIRE(back);
     CHECK(back->id() == 1);
     CHECK(back->next() == back);
-    unlink(back);
+    ::test::unlink_nodes(back);
 
-    value_ref<Node> a = new OBV_Node(1, nullptr), b = new OBV_Node(2, nullptr), c = new OBV_Node(3, nullptr);
-    a->next(b);
-    b->next(c);
-    c->next(a);
+    value_ref<Node> a = ::test::three_cycle();
     back = echo.echo_node(a);
-    unlink(a);
-    REQUIRE(back);
-    REQUIRE(back->next());
-    REQUIRE(back->next()->next());
-    CHECK(back->next()->id() == 2);
-    CHECK(back->next()->next()->id() == 3);
-    CHECK(back->next()->next()->next() == back);
-    unlink(back);
+    ::test::unlink_nodes(a);
+    CHECK(::test::is_three_cycle(back));
+    ::test::unlink_nodes(back);
   }
   SECTION("sharing: a struct's two members, a sequence") {
     Values::Pair p;
@@ -162,21 +146,14 @@ TEST_CASE("valuetypes to omniORB's server and back", "[interop][value]") {
     }
   }
   SECTION("values inside Anys, and a value relayed without its factory") {
-    value_ref<Node> a = new OBV_Node(1, nullptr), b = new OBV_Node(2, nullptr), c = new OBV_Node(3, nullptr);
-    a->next(b);
-    b->next(c);
-    c->next(a);
+    value_ref<Node> a = ::test::three_cycle();
     any cycle;
     cycle <<= a;
-    unlink(a);
+    ::test::unlink_nodes(a);
     value_ref<Node> back;
     REQUIRE((echo.echo_any(cycle) >>= back));
-    REQUIRE(back);
-    REQUIRE(back->next());
-    REQUIRE(back->next()->next());
-    CHECK(back->next()->next()->id() == 3);
-    CHECK(back->next()->next()->next() == back);
-    unlink(back);
+    CHECK(::test::is_three_cycle(back));
+    ::test::unlink_nodes(back);
 
     Values::Pair p;
     p.first = new OBV_Node(6, nullptr);

@@ -13,43 +13,19 @@
 #include "switchyard/type_code.h"
 #include "tests/cdr/hex.h"
 #include "tests/core/orb_fixture.h"
+#include "tests/value/node_graphs.h"
 #include "tests/value/value_echo_servant.h"
 
 using namespace switchyard;
+using ::test::is_three_cycle;
+using ::test::three_cycle;
+using ::test::unlink_nodes;
 using Values::Node;
 using Values::OBV_Node;
 
 namespace {
 
 std::vector<std::byte> bytes_of(const cdr::output_stream& out) { return {out.data(), out.data() + out.size()}; }
-
-// Breaks the cycles a test made, so that the values are freed (LeakSanitizer checks).
-void unlink(const value_ref<Node>& start) {
-  std::vector<value_ref<Node>> seen;
-  for (value_ref<Node> n = start; n && seen.size() < 100; n = n->next()) {
-    if (std::find(seen.begin(), seen.end(), n) != seen.end()) break;
-    seen.push_back(n);
-  }
-  for (auto& n : seen) n->next(nullptr);
-}
-
-value_ref<Node> three_cycle() {
-  value_ref<Node> a = new OBV_Node(1, nullptr), b = new OBV_Node(2, nullptr), c = new OBV_Node(3, nullptr);
-  a->next(b);
-  b->next(c);
-  c->next(a);
-  return a;
-}
-
-void check_three_cycle(const value_ref<Node>& a) {
-  REQUIRE(a);
-  REQUIRE(a->next());
-  REQUIRE(a->next()->next());
-  CHECK(a->id() == 1);
-  CHECK(a->next()->id() == 2);
-  CHECK(a->next()->next()->id() == 3);
-  CHECK(a->next()->next()->next() == a);
-}
 
 }  // namespace
 
@@ -74,18 +50,18 @@ TEST_CASE("generated valuetypes round-trip: a 3-cycle, a self-cycle", "[value][g
   cdr::output_stream out;
   write_value(out, a);
   write_value(out, self);
-  unlink(a);
-  unlink(self);
+  unlink_nodes(a);
+  unlink_nodes(self);
   auto bytes = bytes_of(out);
   cdr::input_stream in(bytes, cdr::native_byte_order);
   value_ref<Node> back, back_self;
   read_value(in, back);
   read_value(in, back_self);
-  check_three_cycle(back);
+  CHECK(is_three_cycle(back));
   REQUIRE(back_self);
   CHECK(back_self->next() == back_self);
-  unlink(back);
-  unlink(back_self);
+  unlink_nodes(back);
+  unlink_nodes(back_self);
 }
 
 TEST_CASE("a struct whose two members are one value reads back as one value", "[value][generated]") {
@@ -265,16 +241,16 @@ TEST_CASE("valuetypes through generated stubs and skeletons, end to end", "[valu
   SECTION("a 3-cycle and a self-cycle") {
     value_ref<Node> a = three_cycle();
     value_ref<Node> back = echo.echo_node(a);
-    unlink(a);
-    check_three_cycle(back);
-    unlink(back);
+    unlink_nodes(a);
+    CHECK(is_three_cycle(back));
+    unlink_nodes(back);
     value_ref<Node> self = new OBV_Node(1, nullptr);
     self->next(self);
     back = echo.echo_node(self);
-    unlink(self);
+    unlink_nodes(self);
     REQUIRE(back);
     CHECK(back->next() == back);
-    unlink(back);
+    unlink_nodes(back);
   }
   SECTION("sharing within a struct and across a sequence") {
     Values::Pair p;
@@ -315,11 +291,11 @@ TEST_CASE("valuetypes through generated stubs and skeletons, end to end", "[valu
     value_ref<Node> a = three_cycle();
     any sent;
     sent <<= a;
-    unlink(a);
+    unlink_nodes(a);
     value_ref<Node> back;
     REQUIRE((echo.echo_any(sent) >>= back));
-    check_three_cycle(back);
-    unlink(back);
+    CHECK(is_three_cycle(back));
+    unlink_nodes(back);
     Values::Pair p;
     p.first = new OBV_Node(6, nullptr);
     p.second = p.first;

@@ -14,42 +14,18 @@
 #include "switchyard/exception.h"
 #include "switchyard/type_code.h"
 #include "switchyard/value.h"
+#include "tests/value/node_graphs.h"
 #include "tests/value/value_testing.h"
 
 using namespace switchyard;
 using namespace switchyard::test::values;
+using ::test::is_three_cycle;
+using ::test::three_cycle;
+using ::test::unlink_nodes;
 using Values::Node;
 using Values::OBV_Node;
 
 namespace {
-
-// Breaks the cycles a test made, so that the values are freed (LeakSanitizer checks).
-void unlink(const value_ref<Node>& start) {
-  std::vector<value_ref<Node>> seen;
-  for (value_ref<Node> n = start; n && seen.size() < 100; n = n->next()) {
-    if (std::find(seen.begin(), seen.end(), n) != seen.end()) break;
-    seen.push_back(n);
-  }
-  for (auto& n : seen) n->next(nullptr);
-}
-
-value_ref<Node> three_cycle() {
-  value_ref<Node> a = new OBV_Node(1, nullptr), b = new OBV_Node(2, nullptr), c = new OBV_Node(3, nullptr);
-  a->next(b);
-  b->next(c);
-  c->next(a);
-  return a;
-}
-
-void check_three_cycle(const value_ref<Node>& a) {
-  REQUIRE(a);
-  REQUIRE(a->next());
-  REQUIRE(a->next()->next());
-  CHECK(a->id() == 1);
-  CHECK(a->next()->id() == 2);
-  CHECK(a->next()->next()->id() == 3);
-  CHECK(a->next()->next()->next() == a);
-}
 
 // An Any through a message: a long before it, so that the value does not start where it did.
 std::vector<std::byte> message_of(const any& a) {
@@ -104,14 +80,14 @@ TEST_CASE("an Any holds a generated value: inserted, sent, read and extracted wh
     CHECK(b.type().equal(Values::_tc_Node()));
     value_ref<Node> n;
     REQUIRE((b >>= n));
-    check_three_cycle(n);
+    CHECK(is_three_cycle(n));
     value_ref<Values::Base> wrong;
     CHECK_FALSE((b >>= wrong));
-    unlink(n);
+    unlink_nodes(n);
     value_ref<Node> inserted;
     REQUIRE((a >>= inserted));
-    unlink(inserted);
-    unlink(sent);
+    unlink_nodes(inserted);
+    unlink_nodes(sent);
   }
   SECTION("a struct whose two members share a value: shared after the trip") {
     Values::Pair p;
@@ -150,11 +126,11 @@ TEST_CASE("an Any holds a generated value: inserted, sent, read and extracted wh
     REQUIRE((any_of(message_of(outer)) >>= inner_back));
     value_ref<Node> n;
     REQUIRE((inner_back >>= n));
-    check_three_cycle(n);
-    unlink(n);
+    CHECK(is_three_cycle(n));
+    unlink_nodes(n);
     REQUIRE((inner >>= n));
-    unlink(n);
-    unlink(sent);
+    unlink_nodes(n);
+    unlink_nodes(sent);
   }
 }
 
@@ -177,10 +153,10 @@ TEST_CASE("a value whose factory is unknown is read from the Any's TypeCode and 
     CHECK(forwarded == sent);
     Values::Pair back;
     REQUIRE((any_of(forwarded) >>= back));
-    check_three_cycle(back.first);
+    CHECK(is_three_cycle(back.first));
     CHECK(back.second == back.first->next());
-    unlink(back.first);
-    unlink(p.first);
+    unlink_nodes(back.first);
+    unlink_nodes(p.first);
   }
   SECTION("a chunked value holding a value, written back octet for octet") {
     const value_ref<Values::Derived> derived = new Values::OBV_Derived(7, "kept", new OBV_Node(8, nullptr));
@@ -245,7 +221,7 @@ TEST_CASE("a value whose factory is unknown is read from the Any's TypeCode and 
     REQUIRE(back);
     CHECK(back->a() == 7);
     CHECK(back->_repository_id() == Values::Base::_static_repository_id());
-    unlink(static_cast<Values::Derived&>(*derived).extra());
+    unlink_nodes(static_cast<Values::Derived&>(*derived).extra());
   }
 }
 

@@ -17,11 +17,15 @@
 #include "switchyard/orb.h"
 #include "switchyard/request.h"
 #include "tests/core/orb_fixture.h"
+#include "tests/value/node_graphs.h"
 #include "tests/value/value_echo_servant.h"
 #include "tests/value/value_testing.h"
 
 using namespace switchyard;
 using namespace switchyard::test::values;
+using ::test::is_three_cycle;
+using ::test::three_cycle;
+using ::test::unlink_nodes;
 using Values::Node;
 using Values::OBV_Node;
 
@@ -45,24 +49,6 @@ class dsi_value_echo final : public dynamic_servant {
     request.set_result(args[0].value);
   }
 };
-
-value_ref<Node> three_cycle() {
-  value_ref<Node> a = new OBV_Node(1, nullptr), b = new OBV_Node(2, nullptr), c = new OBV_Node(3, nullptr);
-  a->next(b);
-  b->next(c);
-  c->next(a);
-  return a;
-}
-
-void check_three_cycle(const value_ref<Node>& a) {
-  REQUIRE(a);
-  REQUIRE(a->next());
-  REQUIRE(a->next()->next());
-  CHECK(a->id() == 1);
-  CHECK(a->next()->id() == 2);
-  CHECK(a->next()->next()->id() == 3);
-  CHECK(a->next()->next()->next() == a);
-}
 
 // echo_node through the DII: the Any's value as the argument, its TypeCode the result's.
 any dii_echo_node(const object_ref& target, const any& node) {
@@ -100,9 +86,9 @@ TEST_CASE("a DSI servant reads values through their TypeCodes, for our stub and 
     auto echo = Values::ValueEcho::_narrow(peers.target);
     const value_ref<Node> a = three_cycle();
     const value_ref<Node> back = echo.echo_node(a);
-    ::test::unlink_nodes(a);
-    check_three_cycle(back);
-    ::test::unlink_nodes(back);
+    unlink_nodes(a);
+    CHECK(is_three_cycle(back));
+    unlink_nodes(back);
     Values::Pair p;
     p.first = new OBV_Node(5, nullptr);
     p.second = p.first;
@@ -125,7 +111,7 @@ TEST_CASE("a DSI servant reads values through their TypeCodes, for our stub and 
     const value_ref<Node> a = three_cycle();
     any sent;
     sent <<= a;
-    ::test::unlink_nodes(a);
+    unlink_nodes(a);
     any result;
     {
       factory_removed unknown(Node::_static_repository_id());
@@ -137,8 +123,8 @@ TEST_CASE("a DSI servant reads values through their TypeCodes, for our stub and 
     }
     value_ref<Node> back;
     REQUIRE((result >>= back));
-    check_three_cycle(back);
-    ::test::unlink_nodes(back);
+    CHECK(is_three_cycle(back));
+    unlink_nodes(back);
   }
 }
 
@@ -148,11 +134,11 @@ TEST_CASE("the DII calls the generated servant with values", "[value][dynamic]")
   const value_ref<Node> a = three_cycle();
   any sent;
   sent <<= a;
-  ::test::unlink_nodes(a);
+  unlink_nodes(a);
   const any result = dii_echo_node(peers.target, sent);
   CHECK(result == sent);
   value_ref<Node> back;
   REQUIRE((result >>= back));
-  check_three_cycle(back);
-  ::test::unlink_nodes(back);
+  CHECK(is_three_cycle(back));
+  unlink_nodes(back);
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/value/node_graphs.h"
 #include "values.h"
 
 namespace test {
@@ -26,16 +27,6 @@ class label_impl : public Values::Label {
 inline void register_label_factory() {
   switchyard::register_value_factory(Values::Label::_static_repository_id(),
                                      std::make_shared<switchyard::default_value_factory<label_impl>>());
-}
-
-// Breaks every `next` link reachable from `start` (a cyclic graph is freed once its holders go).
-inline void unlink_nodes(const switchyard::value_ref<Values::Node>& start) {
-  std::vector<switchyard::value_ref<Values::Node>> seen;
-  for (auto n = start; n && seen.size() < 10000; n = n->next()) {
-    if (std::find(seen.begin(), seen.end(), n) != seen.end()) break;
-    seen.push_back(n);
-  }
-  for (auto& n : seen) n->next(nullptr);
 }
 
 struct value_echo_servant final : Values::ValueEcho_skeleton {
