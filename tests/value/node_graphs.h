@@ -31,8 +31,8 @@ inline switchyard::value_ref<Values::Node> three_cycle() {
 
 // Whether `a` is what three_cycle() makes (after a trip: the same ids and shape).
 inline bool is_three_cycle(const switchyard::value_ref<Values::Node>& a) {
-  return a && a->id() == 1 && a->next() && a->next()->id() == 2 && a->next()->next() &&
-         a->next()->next()->id() == 3 && a->next()->next()->next() == a;
+  return a && a->id() == 1 && a->next() && a->next()->id() == 2 && a->next()->next() && a->next()->next()->id() == 3 &&
+         a->next()->next()->next() == a;
 }
 
 }  // namespace test
