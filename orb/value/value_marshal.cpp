@@ -79,9 +79,12 @@ value_detail::reader& value_input_scope::reader() {
   return *reader_;
 }
 
-std::size_t value_input_scope::values_read() { return reader().made_count(); }
+// Neither makes a reader: a scope that has none has read no value (an Any of Anys without any).
+std::size_t value_input_scope::values_read() { return owner_->reader_ ? owner_->reader_->made_count() : 0; }
 
-void value_input_scope::copied_only_since(std::size_t count) { reader().mark_copied_since(count); }
+void value_input_scope::copied_only_since(std::size_t count) {
+  if (owner_->reader_) owner_->reader_->mark_copied_since(count);
+}
 
 void write_value(cdr::output_stream& out, const value_base* value) {
   value_output_scope own(out);  // nests into an open scope on `out`, if there is one

@@ -290,6 +290,7 @@ void reader::mark_copied_since(std::size_t count) {
 }
 
 void reader::release_copied() noexcept {
+  if (copied_.empty()) return;  // the scope of a message without an Any of values: nothing to do
   // Shared with a value read after them (an indirection across an Any's boundary): they are part
   // of that graph now, and kept whole.
   if (!copied_shared_)
