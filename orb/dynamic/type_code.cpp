@@ -235,6 +235,13 @@ type_code type_code::make_objref(std::string id, std::string name) {
   return type_code(std::move(n));
 }
 
+type_code type_code::make_abstract_interface(std::string id, std::string name) {
+  auto n = new_node(tc_kind::tk_abstract_interface);
+  n->id = std::move(id);
+  n->name = std::move(name);
+  return type_code(std::move(n));
+}
+
 type_code type_code::make_enum(std::string id, std::string name, std::vector<std::string> enumerators) {
   if (enumerators.empty())
     throw SystemException(SystemExceptionKind::BAD_TYPECODE, 0, CompletionStatus::no, "enum without enumerators");
@@ -378,7 +385,8 @@ namespace {
 
 bool has_id(tc_kind k) {
   return k == tc_kind::tk_objref || k == tc_kind::tk_struct || k == tc_kind::tk_union || k == tc_kind::tk_enum ||
-         k == tc_kind::tk_alias || k == tc_kind::tk_except || k == tc_kind::tk_value || k == tc_kind::tk_value_box;
+         k == tc_kind::tk_alias || k == tc_kind::tk_except || k == tc_kind::tk_value || k == tc_kind::tk_value_box ||
+         k == tc_kind::tk_abstract_interface;
 }
 
 bool has_members(tc_kind k) {

@@ -28,6 +28,7 @@ constexpr std::uint32_t indirection_kind = 0xffffffffu;
 bool has_encapsulation(tc_kind k) {
   switch (k) {
     case tc_kind::tk_objref:
+    case tc_kind::tk_abstract_interface:
     case tc_kind::tk_struct:
     case tc_kind::tk_union:
     case tc_kind::tk_enum:
@@ -139,6 +140,7 @@ class type_code_writer {
     auto token = out_.begin_encapsulation();
     switch (n.kind) {
       case tc_kind::tk_objref:
+      case tc_kind::tk_abstract_interface:
         out_.write_string(n.id);
         out_.write_string(n.name);
         break;
@@ -263,7 +265,7 @@ class type_code_reader {
     if (raw_kind > static_cast<std::uint32_t>(tc_kind::tk_event))
       in.throw_marshal(minor::bad_typecode, "unknown TCKind " + std::to_string(raw_kind));
     const auto kind = static_cast<tc_kind>(raw_kind);
-    if (raw_kind > static_cast<std::uint32_t>(tc_kind::tk_value_box))
+    if (raw_kind > static_cast<std::uint32_t>(tc_kind::tk_value_box) && kind != tc_kind::tk_abstract_interface)
       in.throw_marshal(minor::unsupported_typecode,
                        "TypeCode of " + std::string(to_string(kind)) + " is not supported");
     if (is_simple(kind)) return type_code::basic(kind);
@@ -288,6 +290,7 @@ class type_code_reader {
     open_.push_back({at, {}});
     switch (kind) {
       case tc_kind::tk_objref:
+      case tc_kind::tk_abstract_interface:
         inner.read_string(n->id);
         inner.read_string(n->name);
         break;

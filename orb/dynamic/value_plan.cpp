@@ -179,6 +179,12 @@ class plan_builder {
         return simple(n, plan_step::principal, 4, true);
       case tc_kind::tk_objref:
         return simple(n, plan_step::object_reference, 8, true);
+      case tc_kind::tk_abstract_interface: {
+        value_plan* p = simple(n, plan_step::abstract_interface, 5, false);
+        p->holds_values = true;
+        p->parts.push_back(any_value());
+        return p;
+      }
       case tc_kind::tk_struct:
       case tc_kind::tk_except:
         return build_members(n, depth);
@@ -208,6 +214,19 @@ class plan_builder {
     value_plan* p = add(n, step);
     p->least_size = least;
     p->version_neutral = neutral;
+    return p;
+  }
+
+  // ValueBase: any value, read by its own factory (an abstract interface's value; not registered:
+  // no node is it).
+  value_plan* any_value() {
+    out_.steps.push_back(std::make_unique<value_plan>());
+    value_plan* p = out_.steps.back().get();
+    p->step = plan_step::value;
+    p->least_size = 4;
+    p->version_neutral = false;
+    p->holds_values = true;
+    p->truncatable_ids.push_back(value_base::_static_repository_id());
     return p;
   }
 
@@ -491,21 +510,14 @@ class plan_runner {
         copy_octets(count);
         return;
       }
-      case plan_step::object_reference: {
-        // An IOR: type id, then tagged profiles (tag, octets).
-        const std::string_view type_id = in_.read_string_view();
-        if (out_) out_->write_string(type_id);
-        const std::uint32_t profiles = in_.read_length(8);
-        if (out_) out_->write_ulong(profiles);
-        for (std::uint32_t k = 0; k < profiles; ++k) {
-          const std::uint32_t tag = in_.read_ulong();
-          const std::uint32_t octets = in_.read_length(1);
-          if (out_) {
-            out_->write_ulong(tag);
-            out_->write_ulong(octets);
-          }
-          copy_octets(octets);
-        }
+      case plan_step::object_reference:
+        copy_object_reference();
+        return;
+      case plan_step::abstract_interface: {
+        const bool is_object = in_.read_boolean();
+        if (out_) out_->write_boolean(is_object);
+        if (is_object) copy_object_reference();
+        else copy(*p.parts.front(), depth + 1);
         return;
       }
       case plan_step::members:
@@ -551,6 +563,23 @@ class plan_runner {
   }
 
  private:
+  // An IOR: type id, then tagged profiles (tag, octets).
+  void copy_object_reference() {
+    const std::string_view type_id = in_.read_string_view();
+    if (out_) out_->write_string(type_id);
+    const std::uint32_t profiles = in_.read_length(8);
+    if (out_) out_->write_ulong(profiles);
+    for (std::uint32_t k = 0; k < profiles; ++k) {
+      const std::uint32_t tag = in_.read_ulong();
+      const std::uint32_t octets = in_.read_length(1);
+      if (out_) {
+        out_->write_ulong(tag);
+        out_->write_ulong(octets);
+      }
+      copy_octets(octets);
+    }
+  }
+
   void copy_octets(std::uint32_t count) {
     const std::byte* src = in_.take(count);
     if (out_) out_->write_octets(src, count);

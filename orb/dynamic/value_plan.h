@@ -93,6 +93,8 @@ enum class plan_step : std::uint8_t {
   sequence,
   array,
   value,  // a valuetype or value box: read and written through orb/value (dynamic_value.h)
+  // A boolean, then an object reference (TRUE) or a value (FALSE; its one part, any value).
+  abstract_interface,
 };
 
 struct value_plan {

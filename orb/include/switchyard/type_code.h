@@ -3,8 +3,8 @@
 // Generated code builds them with the make_* functions (syidl emits `_tc_<Name>()`, docs/idl.md);
 // the ORB reads and writes them with read_type_code / write_type_code.
 //
-// Every kind up to tk_fixed is supported, tk_Principal included, and tk_value and tk_value_box.
-// The kinds after them (tk_native, tk_abstract_interface, tk_local_interface, tk_component,
+// Every kind up to tk_fixed is supported, tk_Principal included, and tk_value, tk_value_box and
+// tk_abstract_interface. The others after them (tk_native, tk_local_interface, tk_component,
 // tk_home, tk_event) are rejected: BAD_TYPECODE when built, MARSHAL minor::unsupported_typecode
 // when read. An Any holds values and boxes as their CDR (a graph of its own: sharing and cycles
 // inside it survive); one whose factory is not registered is read from the TypeCode alone and
@@ -64,10 +64,9 @@ enum class tc_kind : std::uint32_t {
   tk_wchar = 26,
   tk_wstring = 27,
   tk_fixed = 28,
-  // Not supported (value types and later): rejected.
   tk_value = 29,
   tk_value_box = 30,
-  tk_native = 31,
+  tk_native = 31,  // this one and those after it are rejected, tk_abstract_interface aside
   tk_abstract_interface = 32,
   tk_local_interface = 33,
   tk_component = 34,
@@ -81,7 +80,7 @@ std::string_view to_string(tc_kind kind) noexcept;
 namespace minor {
 // MARSHAL while reading a TypeCode or a value described by one (vendor codes 0x53590040...).
 inline constexpr std::uint32_t bad_typecode = vendor_base | 0x40;          // malformed TypeCode
-inline constexpr std::uint32_t unsupported_typecode = vendor_base | 0x41;  // kinds after tk_value_box
+inline constexpr std::uint32_t unsupported_typecode = vendor_base | 0x41;  // tk_native, tk_local_interface...
 inline constexpr std::uint32_t bad_indirection = vendor_base | 0x42;       // indirection to nowhere
 inline constexpr std::uint32_t typecode_too_deep = vendor_base | 0x43;     // nesting beyond the limit
 }  // namespace minor
@@ -115,6 +114,9 @@ class type_code {
   static type_code make_array(const type_code& element, std::uint32_t length);
   static type_code make_alias(std::string id, std::string name, const type_code& original);
   static type_code make_objref(std::string id, std::string name);
+  // An abstract interface: its values are an object reference or a valuetype (CDR: a boolean,
+  // TRUE and an IOR, or FALSE and a value).
+  static type_code make_abstract_interface(std::string id, std::string name);
   static type_code make_enum(std::string id, std::string name, std::vector<std::string> enumerators);
   static type_code make_struct(std::string id, std::string name, std::vector<type_code_member> members);
   static type_code make_exception(std::string id, std::string name, std::vector<type_code_member> members);
@@ -130,7 +132,8 @@ class type_code {
 
   // --- access (BAD_TYPECODE when the kind has no such thing, BAD_PARAM for an index out of range)
   tc_kind kind() const;
-  const std::string& id() const;       // objref, struct, union, enum, alias, except, value, value_box
+  const std::string& id() const;       // objref, struct, union, enum, alias, except, value, value_box,
+                                       // abstract_interface
   const std::string& name() const;     // the same kinds
   std::uint32_t member_count() const;  // struct, union, enum, except, value
   const std::string& member_name(std::uint32_t index) const;
