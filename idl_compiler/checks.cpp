@@ -1185,11 +1185,28 @@ class Checker {
       value_bases_[&v].push_back(full);
       v.bases.push_back(static_cast<ValueType*>(full));
     }
+    const Interface* concrete_supported = nullptr;
     for (const ScopedName& name : v.supports_names) {
       Declaration* b = lookup(name, scope);
-      if (b != nullptr && b->kind != DeclKind::interface)
+      if (b == nullptr) continue;
+      if (b->kind != DeclKind::interface) {
         error(name.location, "'" + name.text() + "' is not an interface");
-      else if (b != nullptr) v.supports.push_back(static_cast<Interface*>(b));
+        continue;
+      }
+      auto* supported = static_cast<Interface*>(b);
+      if (supported->forward) supported = supported->definition;
+      if (supported == nullptr) {
+        error(name.location, "valuetype '" + v.name + "' cannot support '" + name.text() +
+                                 "', which is only forward-declared at this point");
+        continue;
+      }
+      if (!supported->is_abstract && concrete_supported != nullptr) {
+        error(name.location, "valuetype '" + v.name + "' supports two interfaces that are not abstract ('" +
+                                 concrete_supported->name + "' and '" + supported->name + "')");
+        continue;
+      }
+      if (!supported->is_abstract) concrete_supported = supported;
+      v.supports.push_back(supported);
     }
     const bool saved = inside_value_;
     inside_value_ = true;

@@ -46,6 +46,12 @@ ${stubs}
 ${skeletons}
 ${tables})";
 
+// An abstract interface's part: its holder's member functions.
+constexpr std::string_view abstract_interface_template = R"(
+// --- ${interface}: an abstract interface's holder
+
+${stubs})";
+
 // One run of the back end over one main file. Passes, in order: check (what C++ cannot
 // express), header (X.h), source (X.cpp: marshaling of each type, then each interface's stubs,
 // skeletons and tables), TypeCodes (X.cpp), write.
@@ -62,7 +68,9 @@ class Generator {
   bool run();
 
  private:
-  void check_type(const TypeSpec& t, SourceLocation where);
+  // `member_of`: the data type (struct, union, exception, valuetype) that holds a member of type
+  // `t`, or null for a parameter, result or typedef.
+  void check_type(const TypeSpec& t, SourceLocation where, const Declaration* member_of = nullptr);
   void check(const DeclarationList& list);
   void source(const DeclarationList& list);
   void type_codes(const DeclarationList& list);
@@ -70,13 +78,14 @@ class Generator {
   const Specification& specification_;
   const BackEndOptions& options_;
   Diagnostics& diagnostics_;
+  const DeclarationOrder order_{specification_};
   OperationTableOptions tables_;
   bool operation_indices_ = true;
   bool failed_ = false;
   NamespacedCode source_;  // X.cpp after its #includes: source(), then type_codes()
 };
 
-void Generator::check_type(const TypeSpec& t, SourceLocation where) {
+void Generator::check_type(const TypeSpec& t, SourceLocation where, const Declaration* member_of) {
   switch (t.kind) {
     case TypeKind::fixed:
       diagnostics_.error(t.location.valid() ? t.location : where,
@@ -85,14 +94,28 @@ void Generator::check_type(const TypeSpec& t, SourceLocation where) {
       return;
     case TypeKind::sequence:
     case TypeKind::array:
-      if (t.element) check_type(*t.element, where);
+      if (t.element) check_type(*t.element, where, member_of);
       return;
-    case TypeKind::named:
+    case TypeKind::named: {
       if (t.resolved != nullptr && t.resolved->kind == DeclKind::native) {
         diagnostics_.error(t.location.valid() ? t.location : where, "native types have no C++ mapping in syidl");
         failed_ = true;
       }
+      // An abstract interface's holder holds a value too: object_member, which stands in for a
+      // stub class not complete yet, cannot.
+      const Declaration* target = target_of(unalias(t));
+      if (target != nullptr && target->kind == DeclKind::interface &&
+          static_cast<const Interface*>(target)->is_abstract &&
+          (static_cast<const Interface*>(target)->forward ||
+           (member_of != nullptr && !order_.defined_before(*target, *member_of)))) {
+        diagnostics_.error(t.location.valid() ? t.location : where,
+                           "abstract interface '" + target->name + "' is used " +
+                               (member_of != nullptr ? "in '" + member_of->name + "' " : std::string()) +
+                               "before its definition, which the C++ back end needs here");
+        failed_ = true;
+      }
       return;
+    }
     default:
       return;
   }
@@ -106,18 +129,23 @@ void Generator::check(const DeclarationList& list) {
     switch (d.kind) {
       case DeclKind::interface: {
         const auto& i = static_cast<const Interface&>(d);
-        if ((i.is_abstract || i.is_local) && !i.forward)
-          diagnostics_.warning(d.location, "abstract and local interfaces are generated as ordinary ones");
+        if (i.is_local && !i.forward)
+          diagnostics_.warning(d.location, "local interfaces are generated as ordinary ones");
         break;
       }
       case DeclKind::struct_:
-        for (const auto& m : static_cast<const Struct&>(d).members) check_type(*m->type, m->location);
+        for (const auto& m : static_cast<const Struct&>(d).members) check_type(*m->type, m->location, &d);
         break;
       case DeclKind::exception:
-        for (const auto& m : static_cast<const Exception&>(d).members) check_type(*m->type, m->location);
+        for (const auto& m : static_cast<const Exception&>(d).members) check_type(*m->type, m->location, &d);
         break;
       case DeclKind::union_:
-        for (const auto& c : static_cast<const Union&>(d).cases) check_type(*c.member->type, c.member->location);
+        for (const auto& c : static_cast<const Union&>(d).cases) check_type(*c.member->type, c.member->location, &d);
+        break;
+      case DeclKind::value_type:
+        if (!static_cast<const ValueType&>(d).forward)
+          for (const StateMember* m : own_state(static_cast<const ValueType&>(d)))
+            check_type(*m->type, m->location, &d);
         break;
       case DeclKind::typedef_:
         check_type(*static_cast<const Typedef&>(d).type, d.location);
@@ -168,6 +196,12 @@ void Generator::source(const DeclarationList& list) {
         const auto& i = static_cast<const Interface&>(d);
         if (i.forward) break;
         const std::vector<OperationEntry> entries = operations_of(i);
+        if (i.is_abstract) {  // no servant is one: no skeleton, no operation tables
+          source_.add(namespace_of(i),
+                      fill(abstract_interface_template, {{"interface", i.scoped_name()},
+                                                         {"stubs", stub_definitions(i, entries, operation_indices_)}}));
+          break;
+        }
         std::string error;
         const auto tables = operation_tables(i, entries, tables_, error);
         if (!tables) {

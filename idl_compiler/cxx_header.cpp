@@ -186,6 +186,59 @@ class ${name}_skeleton : public ::switchyard::servant {
 
 )";
 
+// An abstract interface: what values that support it implement, and the holder of a reference
+// or such a value (switchyard/abstract_interface.h).
+constexpr std::string_view abstract_interface_template = R"(
+// ${repository_id}: ${name}'s operations as a value that supports ${name} implements them.
+class ${name}_operations${operation_bases} {
+ public:
+  virtual ~${name}_operations() = default;
+  ${own_operations}
+
+ protected:
+  ${name}_operations() = default;
+  ${name}_operations(const ${name}_operations&) = default;
+  ${name}_operations& operator=(const ${name}_operations&) = default;
+};
+
+// ${repository_id}: an abstract interface. A ${name} holds an object reference (its operations
+// are remote calls), or a value that supports ${name} (they are calls on the value), or nothing.
+class ${name} {
+ public:
+  ${nested}
+  static constexpr std::string_view _repository_id = ${repository_id_literal};
+
+  ${name}() noexcept = default;
+  explicit ${name}(::switchyard::object_ref reference) noexcept : _ref(std::move(reference)) {}
+  template <class V>
+    requires std::is_base_of_v<${name}_operations, V> && std::is_base_of_v<::switchyard::value_base, V>
+  ${name}(const ::switchyard::value_ref<V>& value) noexcept : _val(value), _ops(value.get()) {}  // NOLINT: implicit
+  // A value and its ${name} part (what _narrow and the conversions make).
+  ${name}(::switchyard::value_ref<::switchyard::value_base> value, ${name}_operations* operations) noexcept
+      : _val(operations != nullptr ? std::move(value) : nullptr), _ops(operations) {}
+  // The reference as this interface, or nil when the object is not one (asks it with _is_a).
+  static ${name} _narrow(const ::switchyard::object_ref& reference);
+  // The value as this interface, or nil when its type does not support it.
+  static ${name} _narrow(const ::switchyard::value_ref<::switchyard::value_base>& value);
+
+  bool _is_nil() const noexcept { return _ops == nullptr && _ref.is_nil(); }
+  explicit operator bool() const noexcept { return !_is_nil(); }
+  bool _is_object() const noexcept { return _ops == nullptr && !_ref.is_nil(); }
+  // The reference (nil when it holds a value) and the value (null when it holds a reference).
+  const ::switchyard::object_ref& _reference() const noexcept { return _ref; }
+  const ::switchyard::value_ref<::switchyard::value_base>& _value() const noexcept { return _val; }
+  ${conversions}
+
+  ${operations}
+
+ private:
+  ::switchyard::object_ref _ref;
+  ::switchyard::value_ref<::switchyard::value_base> _val;
+  ${name}_operations* _ops = nullptr;
+};
+
+)";
+
 // Union label bookkeeping: a key per discriminator value, to find an unused default.
 std::int64_t label_key(const ConstValue& v) {
   switch (v.kind) {
@@ -223,6 +276,7 @@ class HeaderWriter {
   std::string exception_definition(const Exception& e);
   std::string union_definition(const Union& u);
   std::string interface_definition(const Interface& i);
+  std::string abstract_interface_definition(const Interface& i);
   std::string constant(const Constant& c, bool in_class);
 
   // The declarations nested in a class, indented by the template.
@@ -248,7 +302,8 @@ std::string HeaderWriter::declaration(const Declaration& d, bool in_class) {
              "}  // namespace " + name + "\n\n";
     case DeclKind::interface: {
       const auto& i = static_cast<const Interface&>(d);
-      if (i.forward) return "class " + name + ";\nclass " + name + "_skeleton;\n\n";
+      if (i.forward)
+        return "class " + name + ";\nclass " + name + (i.is_abstract ? "_operations" : "_skeleton") + ";\n\n";
       return interface_definition(i);
     }
     case DeclKind::struct_: {
@@ -425,6 +480,7 @@ std::string HeaderWriter::union_definition(const Union& u) {
 }
 
 std::string HeaderWriter::interface_definition(const Interface& i) {
+  if (i.is_abstract) return abstract_interface_definition(i);
   const std::string name = identifier(i.name);
   const std::vector<OperationEntry> entries = operations_of(i);
   const std::vector<const Interface*> ancestors = ancestors_of(i);
@@ -455,10 +511,38 @@ std::string HeaderWriter::interface_definition(const Interface& i) {
   return stub + skeleton;
 }
 
-// Whether the specification (included files too) declares a valuetype or box, or names
-// ValueBase: then X.h includes switchyard/value.h (and its users need Boost's headers).
+std::string HeaderWriter::abstract_interface_definition(const Interface& i) {
+  const std::string name = identifier(i.name);
+  std::string operation_bases, conversions, own_operations, operations;
+  for (const Interface* b : i.bases) {
+    const Interface& base = b->forward && b->definition != nullptr ? *b->definition : *b;
+    operation_bases +=
+        (operation_bases.empty() ? " : " : ", ") + std::string("public virtual ") + qualified(base) + "_operations";
+  }
+  for (const Interface* a : ancestors_of(i))
+    conversions += "operator " + qualified(*a) + "() const { return _ops != nullptr ? " + qualified(*a) +
+                   "(_val, _ops) : " + qualified(*a) + "(_ref); }\n";
+  for (const OperationEntry& e : operations_of(i)) {
+    operations += signature(e) + ";\n";
+    const Declaration* owner = e.operation != nullptr ? e.operation->parent : e.attribute->parent;
+    if (owner == &i) own_operations += "virtual " + signature(e) + " = 0;\n";
+  }
+  return fill(abstract_interface_template, {{"repository_id", i.repository_id},
+                                            {"name", name},
+                                            {"operation_bases", operation_bases},
+                                            {"own_operations", own_operations},
+                                            {"nested", nested(i.definitions)},
+                                            {"repository_id_literal", string_literal(i.repository_id)},
+                                            {"conversions", conversions},
+                                            {"operations", operations}});
+}
+
+// Whether the specification (included files too) declares a valuetype, a box or an abstract
+// interface, or names ValueBase: then X.h includes switchyard/value.h (and its users need
+// Boost's headers) and switchyard/abstract_interface.h.
 bool declares_values(const Declaration& d) {
   if (d.kind == DeclKind::value_type || d.kind == DeclKind::value_box) return true;
+  if (d.kind == DeclKind::interface && static_cast<const Interface&>(d).is_abstract) return true;
   if (const DeclarationList* nested = nested_definitions(d))
     for (const auto& p : *nested)
       if (declares_values(*p)) return true;
@@ -474,7 +558,9 @@ std::string header_file(const Specification& specification, const HeaderOptions&
   HeaderWriter writer(specification, options);
   return fill(file_template,
               {{"idl_file", options.idl_file},
-               {"value_include", declares_values(specification.root) ? "#include <switchyard/value.h>\n" : ""},
+               {"value_include", declares_values(specification.root)
+                                     ? "#include <switchyard/value.h>\n#include <switchyard/abstract_interface.h>\n"
+                                     : ""},
                {"includes", includes},
                {"declarations", writer.declarations(specification.root.definitions, false)}});
 }

@@ -301,7 +301,10 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
           code += indent + "_out.write_ulong(static_cast<std::uint32_t>(" + expr + "));\n";
           return;
         case DeclKind::interface:
-          code += indent + "::switchyard::write_object(_out, " + expr + "._reference());\n";
+          if (static_cast<const Interface*>(decl)->is_abstract)
+            code += indent + "::switchyard::write_abstract(_out, " + expr + "._reference(), " + expr +
+                    "._value().get());\n";
+          else code += indent + "::switchyard::write_object(_out, " + expr + "._reference());\n";
           return;
         case DeclKind::value_type:
         case DeclKind::value_box:
@@ -389,7 +392,9 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
           return;
         }
         case DeclKind::interface:
-          code += indent + "::switchyard::read_reference(_in, " + target + ");\n";
+          code += indent + "::switchyard::read_" +
+                  (static_cast<const Interface*>(decl)->is_abstract ? "abstract" : "reference") + "(_in, " + target +
+                  ");\n";
           return;
         case DeclKind::value_type:
         case DeclKind::value_box:

@@ -18,8 +18,17 @@ ${class} ${class}::_narrow(const ::switchyard::object_ref& reference) {
 
 )";
 
+// An abstract interface's: a value's operations are local calls.
+constexpr std::string_view value_narrow_template = R"(
+${class} ${class}::_narrow(const ::switchyard::value_ref<::switchyard::value_base>& value) {
+  return ${class}(value, dynamic_cast<${class}_operations*>(value.get()));
+}
+
+)";
+
 constexpr std::string_view operation_template = R"(
 ${signature} {
+  ${local_call}
   ::switchyard::invocation _call(_ref, "${wire_name}", ${index});
   ${call}
   ${results}
@@ -48,8 +57,23 @@ if (_id == ${exception}::_repository_id) {
 }
 )";
 
+// An abstract interface's holder calls the value it holds, if it holds one.
+std::string local_call(const OperationEntry& e) {
+  std::string callee, arguments;
+  if (e.attribute != nullptr) {
+    callee = identifier(e.attribute->name);
+    if (e.setter) arguments = "value";
+  } else {
+    callee = identifier(e.operation->name);
+    for (const auto& p : e.operation->parameters) arguments += (arguments.empty() ? "" : ", ") + identifier(p->name);
+  }
+  const std::string call = "_ops->" + callee + "(" + arguments + ")";
+  if (e.result() != nullptr) return "if (_ops != nullptr) return " + call + ";";
+  return "if (_ops != nullptr) {\n  " + call + ";\n  return;\n}";
+}
+
 std::string operation_definition(const std::string& cls, const OperationEntry& e, std::size_t index,
-                                 bool operation_indices) {
+                                 bool operation_indices, bool abstract) {
   std::string writes, reads;
   bool values_in = false, values_out = false;  // valuetypes: one scope per message (switchyard/value.h)
   if (e.attribute != nullptr && e.setter) {
@@ -97,6 +121,7 @@ std::string operation_definition(const std::string& cls, const OperationEntry& e
               {{"signature", signature(e, cls + "::")},
                {"wire_name", e.wire_name},
                {"index", operation_indices ? std::to_string(index) + "u" : "::switchyard::no_operation_index"},
+               {"local_call", abstract ? local_call(e) : ""},
                {"call", call},
                {"results", results}});
 }
@@ -107,7 +132,9 @@ std::string stub_definitions(const Interface& interface, const std::vector<Opera
                              bool operation_indices) {
   const std::string cls = relative_name(interface);
   std::string out = fill(narrow_template, {{"class", cls}});
-  for (std::size_t k = 0; k < entries.size(); ++k) out += operation_definition(cls, entries[k], k, operation_indices);
+  if (interface.is_abstract) out += fill(value_narrow_template, {{"class", cls}});
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    out += operation_definition(cls, entries[k], k, operation_indices, interface.is_abstract);
   return out;
 }
 

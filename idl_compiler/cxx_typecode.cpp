@@ -185,7 +185,8 @@ std::string build_expression(const Declaration& d, std::vector<const Declaration
       return tc + "::make_alias(" + id + ", " + name + ", " +
              type_code_expression(*static_cast<const Typedef&>(d).type, open) + ")";
     case DeclKind::interface:
-      return tc + "::make_objref(" + id + ", " + name + ")";
+      return tc + (static_cast<const Interface&>(d).is_abstract ? "::make_abstract_interface(" : "::make_objref(") +
+             id + ", " + name + ")";
     case DeclKind::value_type: {
       const auto& v = *definition(static_cast<const ValueType*>(&d));
       open.push_back(&v);
@@ -335,6 +336,21 @@ bool operator>>=(const ::switchyard::any& _a, ::switchyard::value_ref<${type}>& 
 
 )";
 
+// Abstract interfaces: the holder's reference or value, as a parameter goes (the value through a
+// value scope of its own, as above).
+constexpr std::string_view abstract_any_operators_template = R"(
+void operator<<=(::switchyard::any& _a, const ${type}& _v) {
+  _a.replace(${type_code}, [&](::switchyard::cdr::output_stream& _out) {
+    ::switchyard::write_abstract(_out, _v._reference(), _v._value().get());
+  });
+}
+
+bool operator>>=(const ::switchyard::any& _a, ${type}& _v) {
+  return _a.extract(${type_code}, [&](::switchyard::cdr::input_stream& _in) { ::switchyard::read_abstract(_in, _v); });
+}
+
+)";
+
 // Typedefs: named functions, since several typedefs may share one C++ type (docs/idl.md).
 constexpr std::string_view typedef_any_functions_template = R"(
 void ${scope}insert_${name}(::switchyard::any& _a, const ${type}& _v) {
@@ -392,6 +408,9 @@ std::string type_code_declarations(const Declaration& d, bool in_class) {
     const std::string f = in_class ? "friend " : "";
     out += f + "void operator<<=(::switchyard::any&, const ::switchyard::value_ref<" + name + ">&);\n";
     out += f + "bool operator>>=(const ::switchyard::any&, ::switchyard::value_ref<" + name + ">&);\n";
+  } else if (d.kind == DeclKind::interface && static_cast<const Interface&>(d).is_abstract) {
+    out += "void operator<<=(::switchyard::any&, const " + name + "&);\n";
+    out += "bool operator>>=(const ::switchyard::any&, " + name + "&);\n";
   } else if (d.kind == DeclKind::typedef_) {
     const std::string s = in_class ? "static " : "";
     out += s + "void insert_" + d.name + "(::switchyard::any&, const " + name + "&);\n";
@@ -420,6 +439,9 @@ std::string type_code_definitions(const Declaration& d, const std::string& scope
     case DeclKind::value_type:
     case DeclKind::value_box:
       return out + fill(value_any_operators_template, {{"type", type}, {"type_code", type_code}});
+    case DeclKind::interface:
+      if (!static_cast<const Interface&>(d).is_abstract) return out;
+      return out + fill(abstract_any_operators_template, {{"type", type}, {"type_code", type_code}});
     case DeclKind::typedef_: {
       const auto& t = static_cast<const Typedef&>(d);
       std::string write, read;

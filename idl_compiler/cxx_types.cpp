@@ -304,6 +304,7 @@ static bool contains_value_impl(const TypeSpec& type, std::vector<const Declarat
       const Declaration* d = target_of(t);
       if (d == nullptr) return false;
       if (d->kind == DeclKind::value_type || d->kind == DeclKind::value_box) return true;
+      if (d->kind == DeclKind::interface && static_cast<const Interface*>(d)->is_abstract) return true;  // or a value
       for (const Declaration* s : seen)
         if (s == d) return false;
       seen.push_back(d);

@@ -232,6 +232,9 @@ std::string value_type_classes(const ValueType& v, const std::string& nested, co
     if (definition(b) != concrete)
       bases += (bases.empty() ? "" : ", ") + std::string("public virtual ") + qualified(*definition(b));
   if (concrete == nullptr) bases = "public virtual ::switchyard::value_base" + (bases.empty() ? "" : ", " + bases);
+  // An abstract interface it supports: a holder of that interface can hold it.
+  for (const Interface* i : v.supports)
+    if (i->is_abstract) bases += ", public virtual " + qualified(*i) + "_operations";
 
   std::string operations;
   for (const OperationEntry& e : own_operations(v)) operations += "virtual " + signature(e) + " = 0;\n";
@@ -294,11 +297,12 @@ std::string value_type_classes(const ValueType& v, const std::string& nested, co
   }
   if (!initializers.empty())
     out += fill(init_template, {{"repository_id", v.repository_id}, {"name", name}, {"initializers", initializers}});
-  // One servant base: CORBA lets a value support one interface that is not abstract (ours are
-  // all generated as ordinary interfaces, so only a value supporting exactly one gets this).
-  if (v.supports.size() == 1)
-    out += fill(supports_skeleton_template,
-                {{"repository_id", v.repository_id}, {"name", name}, {"interface", qualified(*v.supports.front())}});
+  // One servant base: CORBA lets a value support one interface that is not abstract (the checks
+  // refuse a second).
+  for (const Interface* i : v.supports)
+    if (!i->is_abstract)
+      out += fill(supports_skeleton_template,
+                  {{"repository_id", v.repository_id}, {"name", name}, {"interface", qualified(*i)}});
   return out;
 }
 

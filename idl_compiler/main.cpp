@@ -187,11 +187,14 @@ int main(int argc, char** argv) {
   for (const std::string& file : files) {
     SourceManager sources;
     Diagnostics diagnostics(sources, &std::cerr);
-    std::unique_ptr<Specification> specification = compile_file(file, disk, sources, diagnostics, options);
-    if (diagnostics.error_count() != 0) {
+    auto summarize = [&] {
       std::cerr << "syidl: " << diagnostics.error_count() << " error" << (diagnostics.error_count() == 1 ? "" : "s")
                 << " in " << file << "\n";
       failed = true;
+    };
+    std::unique_ptr<Specification> specification = compile_file(file, disk, sources, diagnostics, options);
+    if (diagnostics.error_count() != 0) {
+      summarize();
       continue;
     }
     if (dump) std::cout << dump_declarations(*specification, dump_all);
@@ -199,6 +202,7 @@ int main(int argc, char** argv) {
       back_end_options.main_file = file;
       for (auto& back_end : back_ends)
         if (!back_end->generate(*specification, back_end_options, diagnostics)) failed = true;
+      if (diagnostics.error_count() != 0) summarize();
     }
   }
   return failed ? 1 : 0;
