@@ -8,8 +8,9 @@
 //   omni_value_peer client --ior IOR [--with-bulk] [-ORB...]
 //     calls a ValueEcho (ours) and checks every answer: null, a self-cycle and a 3-cycle, a
 //     struct sharing one value, a sequence repeating one, boxes, a PeerDerived the server must
-//     truncate, a Derived this program must truncate, and with --with-bulk a Bulk larger than
-//     omniORB's buffer (which omniORB chunks wherever it fills). Prints "ok NAME" or "FAIL NAME: why" per
+//     truncate, a Derived this program must truncate, a Describable holding a Caption, a reference
+//     or nothing, and with --with-bulk a Bulk larger than omniORB's buffer (which omniORB chunks
+//     wherever it fills). Prints "ok NAME" or "FAIL NAME: why" per
 //     check, then calls shutdown(); exit 0 only when all pass.
 #include <omniORB4/CORBA.h>
 
@@ -36,6 +37,20 @@ volatile std::sig_atomic_t stop_requested = 0;
 
 extern "C" void on_stop_signal(int) { stop_requested = 1; }
 
+// Caption supports the abstract interface Describable: its operation is ours to implement, and
+// so is its factory.
+class caption_impl final : public virtual OBV_Values::Caption, public virtual CORBA::DefaultValueRefCountBase {
+ public:
+  caption_impl() = default;
+  explicit caption_impl(const char* text) : OBV_Values::Caption(text) {}
+  char* describe() override { return CORBA::string_dup(("caption: " + std::string(text())).c_str()); }
+};
+
+class caption_factory final : public CORBA::ValueFactoryBase {
+ public:
+  CORBA::ValueBase* create_for_unmarshal() override { return new caption_impl(); }
+};
+
 void register_factories(CORBA::ORB_ptr orb) {
   // omniidl registers the boxes' factories itself; concrete valuetypes need theirs registered.
   CORBA::ValueFactoryBase_var node = new Values::Node_init();
@@ -46,6 +61,8 @@ void register_factories(CORBA::ORB_ptr orb) {
   orb->register_value_factory(Values::Base::_PD_repoId, base.in());
   orb->register_value_factory(Values::PeerDerived::_PD_repoId, derived.in());
   orb->register_value_factory(Values::Bulk::_PD_repoId, bulk.in());
+  CORBA::ValueFactoryBase_var caption = new caption_factory();
+  orb->register_value_factory(Values::Caption::_PD_repoId, caption.in());
 }
 
 template <class T>
@@ -98,6 +115,15 @@ class value_echo final : public POA_Values::ValueEcho {
     extra->id(8);
     d->extra(extra.in());
     return d;
+  }
+  char* describe() override { return CORBA::string_dup("ValueEcho"); }
+  Values::Describable_ptr echo_describable(Values::Describable_ptr d) override {
+    return Values::Describable::_duplicate(d);
+  }
+  char* describe_here(Values::Describable_ptr d) override {
+    if (d == nullptr || d->_NP_is_nil()) return CORBA::string_dup("");
+    if (d->_NP_to_value() == nullptr) return CORBA::string_dup("a reference");
+    return d->describe();
   }
   void shutdown() override { stop_requested = 1; }
 
@@ -331,6 +357,34 @@ void run_checks(Values::ValueEcho_ptr echo, bool with_bulk) {
     CORBA::Any_var back = echo->echo_any(sent);
     Values::Bulk* got = nullptr;
     check((back.in() >>= got) && same_bulk(got), "an Any holding a value larger than the buffer");
+  }
+  {
+    // An abstract interface holding a value: the server calls it locally, and echoes a copy.
+    Values::Caption_var caption = new caption_impl("from omniORB");
+    CORBA::String_var here = echo->describe_here(caption.in());
+    check(std::string(here.in()) == "caption: from omniORB", "the server calls a value passed as an abstract interface",
+          std::string("it said ") + here.in());
+    Values::Describable_var back = echo->echo_describable(caption.in());
+    bool ok = back.in() != nullptr && back->_NP_to_value() != nullptr &&
+              Values::Caption::_downcast(back->_NP_to_value()) != nullptr;
+    CORBA::String_var described = ok ? back->describe() : CORBA::string_dup("");
+    check(ok && std::string(described.in()) == "caption: from omniORB",
+          "a value passed as an abstract interface comes back a value");
+  }
+  {
+    // Holding a reference: the server does not call it; what comes back is called remotely.
+    CORBA::String_var here = echo->describe_here(echo);
+    check(std::string(here.in()) == "a reference", "a reference passed as an abstract interface arrives one",
+          std::string("it said ") + here.in());
+    Values::Describable_var back = echo->echo_describable(echo);
+    bool ok = back.in() != nullptr && !back->_NP_is_nil() && back->_NP_to_value() == nullptr;
+    CORBA::String_var described = ok ? back->describe() : CORBA::string_dup("");
+    check(ok && std::string(described.in()) == "ValueEcho", "a reference passed as an abstract interface comes back");
+  }
+  {
+    Values::Describable_var back = echo->echo_describable(Values::Describable::_nil());
+    CORBA::String_var here = echo->describe_here(Values::Describable::_nil());
+    check((back.in() == nullptr || back->_NP_is_nil()) && std::string(here.in()).empty(), "a nil abstract interface");
   }
   {
     Values::Base_var made = echo->make_derived();

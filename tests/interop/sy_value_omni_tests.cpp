@@ -3,8 +3,9 @@
 // with PeerDerived). Null, a self-cycle and a 3-cycle, a struct whose members share one value,
 // a sequence repeating one, boxes, a Derived omniORB must truncate to Base, a PeerDerived we
 // must truncate, a value larger than omniORB's buffer, which it chunks wherever it fills
-// (GIOP 1.2), and values inside Anys, one of them relayed by a client without its factory. The peer is started and
-// stopped by the test; every wait is bounded.
+// (GIOP 1.2), values inside Anys, one of them relayed by a client without its factory, and an
+// abstract interface holding a value, a reference or nothing. The peer is started and stopped by
+// the test; every wait is bounded.
 #include "values.h"
 
 #include <catch2/catch.hpp>
@@ -16,6 +17,7 @@
 #include "switchyard/orb.h"
 #include "tests/interop/omni_server_process.h"
 #include "tests/value/node_graphs.h"
+#include "tests/value/value_echo_servant.h"
 #include "tests/value/value_testing.h"
 
 using namespace switchyard;
@@ -203,6 +205,29 @@ TEST_CASE("valuetypes to omniORB's server and back", "[interop][value]") {
     CHECK(bulk_back->weights() == weights);
     CHECK(bulk_back->readings() == readings);
     CHECK(bulk_back->range() == Values::Span{-1.5, 1e9});
+  }
+  SECTION("an abstract interface holding a value, a reference, nothing; and one in an Any") {
+    ::test::register_caption_factory();
+    const value_ref<::test::caption_impl> caption = new ::test::caption_impl("to omniORB");
+    CHECK(echo.describe_here(caption) == "caption: to omniORB");  // omniORB calls it locally
+    Values::Describable back = echo.echo_describable(caption);
+    REQUIRE(back._value());
+    CHECK(back.describe() == "caption: to omniORB");
+
+    CHECK(echo.describe_here(echo) == "a reference");
+    back = echo.echo_describable(echo);
+    REQUIRE(back._is_object());
+    CHECK(back.describe() == "ValueEcho");  // a remote call to omniORB
+
+    CHECK(echo.describe_here(Values::Describable()).empty());
+    CHECK(echo.echo_describable(Values::Describable())._is_nil());
+
+    any held;
+    held <<= Values::Describable(caption);
+    Values::Describable from_any;
+    REQUIRE((echo.echo_any(held) >>= from_any));
+    CHECK(from_any.describe() == "caption: to omniORB");
+    unregister_value_factory(Values::Caption::_static_repository_id());
   }
   echo.shutdown();
   CHECK(peer.stop() == 0);

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   }
   try {
     auto orb = switchyard::orb_init(orb_args);
+    test::register_caption_factory();  // Caption has an operation: syidl registers no factory for it
     auto servant = std::make_shared<test::value_echo_servant>();
     servant->on_shutdown = [&orb] { orb->shutdown(false); };
     auto ior = orb->object_to_string(orb->root_adapter().activate(servant));

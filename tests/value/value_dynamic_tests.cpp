@@ -42,6 +42,7 @@ class dsi_value_echo final : public dynamic_servant {
     else if (operation == "echo_pair") type = Values::_tc_Pair();
     else if (operation == "echo_base") type = Values::_tc_Base();
     else if (operation == "echo_any") type = type_code::basic(tc_kind::tk_any);
+    else if (operation == "echo_describable") type = Values::_tc_Describable();
     else throw SystemException(SystemExceptionKind::BAD_OPERATION, 0);
     std::vector<named_value> list(1);
     list[0].value.set_type(type);
@@ -106,6 +107,16 @@ TEST_CASE("a DSI servant reads values through their TypeCodes, for our stub and 
     REQUIRE((echo.echo_any(held) >>= text));
     REQUIRE(text);
     CHECK(text->_value() == "in an Any");
+    // An abstract interface: a value (made by Caption's factory on the way), a reference, nil.
+    ::test::register_caption_factory();
+    Values::Describable described =
+        echo.echo_describable(value_ref<::test::caption_impl>(new ::test::caption_impl("dsi")));
+    CHECK(described.describe() == "caption: dsi");
+    unregister_value_factory(Values::Caption::_static_repository_id());
+    const Values::Describable reference = echo.echo_describable(echo);
+    REQUIRE(reference._is_object());
+    CHECK(peers.client->object_to_string(reference._reference()) == peers.ior);
+    CHECK(echo.echo_describable(Values::Describable())._is_nil());
   }
   SECTION("the DII, with the value's factory on neither side") {
     const value_ref<Node> a = three_cycle();

@@ -29,6 +29,20 @@ inline void register_label_factory() {
                                      std::make_shared<switchyard::default_value_factory<label_impl>>());
 }
 
+// Caption supports the abstract interface Describable: describe() is implemented here, and
+// registered the same way (register_caption_factory).
+class caption_impl : public Values::Caption {
+ public:
+  caption_impl() = default;
+  explicit caption_impl(std::string text) { this->text(std::move(text)); }
+  std::string describe() override { return "caption: " + text(); }
+};
+
+inline void register_caption_factory() {
+  switchyard::register_value_factory(Values::Caption::_static_repository_id(),
+                                     std::make_shared<switchyard::default_value_factory<caption_impl>>());
+}
+
 struct value_echo_servant final : Values::ValueEcho_skeleton {
   std::function<void()> on_shutdown;
   std::atomic<int> served{0};
@@ -78,6 +92,17 @@ struct value_echo_servant final : Values::ValueEcho_skeleton {
   switchyard::value_ref<Values::Base> make_derived() override {
     ++served;
     return new Values::OBV_Derived(7, "made", new Values::OBV_Node(8, nullptr));
+  }
+  std::string describe() override { return "ValueEcho"; }
+  Values::Describable echo_describable(const Values::Describable& d) override {
+    ++served;
+    return d;
+  }
+  std::string describe_here(const Values::Describable& d) override {
+    ++served;
+    // A reference is not called back: the reactive server would wait on itself.
+    if (d._is_object()) return "a reference";
+    return d ? Values::Describable(d).describe() : std::string();
   }
   void shutdown() override {
     if (on_shutdown) on_shutdown();
