@@ -3,7 +3,8 @@
 // read either succeeds inside the buffer or raises MARSHAL; what was read is written and read
 // again, and must come back equal. No value factory is linked: values inside are read from the
 // TypeCode alone (orb/dynamic/dynamic_value.h); the value_* seeds hold a cycle, a truncatable
-// value with a nested one, a chunked value with runs and strings, and a box (values.idl).
+// value with a nested one, a chunked value with runs and strings, and a box (values.idl); the
+// abstract_* seeds an abstract interface holding a reference, and nil.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
