@@ -382,6 +382,17 @@ void run_checks(Values::ValueEcho_ptr echo, bool with_bulk) {
     check(ok && std::string(described.in()) == "ValueEcho", "a reference passed as an abstract interface comes back");
   }
   {
+    // In an Any: our server copies it through the TypeCode (tk_abstract_interface).
+    Values::Caption_var caption = new caption_impl("in an Any");
+    CORBA::Any sent;
+    sent <<= static_cast<Values::Describable_ptr>(caption.in());
+    CORBA::Any_var back = echo->echo_any(sent);
+    Values::Describable_ptr got = nullptr;  // the Any's
+    bool ok = (back.in() >>= got) && got != nullptr && got->_NP_to_value() != nullptr;
+    CORBA::String_var described = ok ? got->describe() : CORBA::string_dup("");
+    check(ok && std::string(described.in()) == "caption: in an Any", "an Any holding an abstract interface");
+  }
+  {
     Values::Describable_var back = echo->echo_describable(Values::Describable::_nil());
     CORBA::String_var here = echo->describe_here(Values::Describable::_nil());
     check((back.in() == nullptr || back->_NP_is_nil()) && std::string(here.in()).empty(), "a nil abstract interface");
