@@ -118,23 +118,6 @@ struct latency_point {
 
 std::string mode_name(bool twoway) { return twoway ? "twoway" : "oneway"; }
 
-// Waits (bounded) until the relay has seen `n` more bytes toward the server than `base`.
-void wait_for_bytes(const byte_counting_relay& relay, std::uint64_t at_least) {
-  for (int i = 0; i < 2000 && relay.to_server() < at_least; ++i)
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
-}
-
-// "corbaloc:iiop:1.2@host:port/key": the port, and the URL to 127.0.0.1:`new_port` (the relay).
-std::pair<int, std::string> split_url(const std::string& url, int new_port) {
-  auto at = url.find('@');
-  auto colon = url.find(':', at);
-  auto slash = url.find('/', at);
-  if (at == std::string::npos || colon == std::string::npos || slash == std::string::npos)
-    throw std::runtime_error("cannot read the server's corbaloc URL '" + url + "'");
-  return {std::stoi(url.substr(colon + 1, slash - colon - 1)),
-          url.substr(0, at + 1) + "127.0.0.1:" + std::to_string(new_port) + url.substr(slash)};
-}
-
 // Our ORB's request and reply sizes for each case, counted on the wire through a relay: the second
 // call of each case (the first on a connection may carry more service contexts).
 std::map<case_key, message_sizes> measure_sizes(const common_options& common, const std::vector<latency_case>& cases,

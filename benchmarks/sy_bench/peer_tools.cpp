@@ -165,4 +165,19 @@ void byte_counting_relay::run() {
   close(server);
 }
 
+void wait_for_bytes(const byte_counting_relay& relay, std::uint64_t at_least) {
+  for (int i = 0; i < 2000 && relay.to_server() < at_least; ++i)
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+}
+
+std::pair<int, std::string> split_url(const std::string& url, int new_port) {
+  auto at = url.find('@');
+  auto colon = url.find(':', at);
+  auto slash = url.find('/', at);
+  if (at == std::string::npos || colon == std::string::npos || slash == std::string::npos)
+    throw std::runtime_error("cannot read the server's corbaloc URL '" + url + "'");
+  return {std::stoi(url.substr(colon + 1, slash - colon - 1)),
+          url.substr(0, at + 1) + "127.0.0.1:" + std::to_string(new_port) + url.substr(slash)};
+}
+
 }  // namespace switchyard::bench

@@ -81,4 +81,10 @@ class byte_counting_relay {
   std::thread thread_;
 };
 
+// Waits (bounded, one second) until the relay has seen at least `at_least` bytes toward the server.
+void wait_for_bytes(const byte_counting_relay& relay, std::uint64_t at_least);
+
+// "corbaloc:iiop:1.2@host:port/key": the port, and the URL to 127.0.0.1:`new_port` (a relay).
+std::pair<int, std::string> split_url(const std::string& url, int new_port);
+
 }  // namespace switchyard::bench
