@@ -13,6 +13,7 @@
 #include "benchmarks/sy_bench/echo_servant.h"
 #include "benchmarks/sy_bench/naming_directory.h"
 #include "benchmarks/sy_bench/network_namespaces.h"
+#include "demux/demux_strategy.h"
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
 #include "ttcp_object_ids.h"  // syidl --object-ids ttcp_object_ids.txt
@@ -28,6 +29,7 @@ struct served_objects {
   std::string first_url;  // corbaloc: of ttcp/0, for the message-size relay (iiop only)
   // What serves the ttcp servants' lookups (demux_interfaces.h: gperf, runtime-perfect, ...).
   std::string servant_lookup, operation_lookup;
+  std::map<std::string, demux_adapter_objects> adapters;  // a paired demux server's
 };
 
 std::string url_or_empty(const std::shared_ptr<switchyard::orb>& orb, const object_ref& ref) {
@@ -45,7 +47,8 @@ std::string url_or_empty(const std::shared_ptr<switchyard::orb>& orb, const obje
 // over ttcp_0..ttcp_999 first: gperf at build time, as in the papers. The ttcp servants are of
 // syidl's generated skeletons where there is one (demux_interfaces.h).
 served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, control_orb& control, std::size_t servants,
-                            std::size_t operations, bool object_id_table) {
+                            std::size_t operations, const std::vector<demux_adapter_spec>& adapters,
+                            bool object_id_table) {
   served_objects objects;
   auto& root = orb->root_adapter();
   if (object_id_table && root.servant_demux() == demux_strategy::perfect) root.use_object_ids(ttcp_object_ids_table);
@@ -57,6 +60,7 @@ served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, control
     objects.ttcp.push_back(orb->object_to_string(ref));
     if (i == 0) objects.first_url = url_or_empty(orb, ref);
   }
+  objects.adapters = activate_demux_adapters(orb, adapters, object_id_table);
   objects.control = control.activate(orb);
   objects.servant_lookup = servant_lookup_label(root.servant_demux(), root.object_ids());
   objects.operation_lookup = operation_lookup_label(root.operation_demux(), ttcp_interface(operations));
@@ -79,6 +83,12 @@ std::string ior_lines(const served_objects& objects) {
   std::string text = "echo " + objects.echo + "\n";
   for (std::size_t i = 0; i < objects.ttcp.size(); ++i)
     text += "ttcp/" + std::to_string(i) + " " + objects.ttcp[i] + "\n";
+  for (auto& [name, adapter] : objects.adapters) {
+    for (std::size_t i = 0; i < adapter.iors.size(); ++i)
+      text += "adapter/" + name + "/" + std::to_string(i) + " " + adapter.iors[i] + "\n";
+    text += "adapter-lookup/" + name + " " + adapter.servant_lookup + "/" + adapter.operation_lookup + "\n";
+    if (!adapter.first_url.empty()) text += "url/adapter/" + name + " " + adapter.first_url + "\n";
+  }
   text += "control " + objects.control + "\n";
   if (!objects.first_url.empty()) text += "url/ttcp/0 " + objects.first_url + "\n";
   if (!objects.echo_url.empty()) text += "url/echo " + objects.echo_url + "\n";
@@ -95,7 +105,68 @@ bool has_listen_option(const std::vector<std::string>& args) {
 
 std::atomic<int> uiop_counter{0};
 
+// The lines ior_lines writes for these servants and adapters, at the least (the file appears whole).
+std::size_t ior_line_count(std::size_t servants, const std::vector<demux_adapter_spec>& adapters) {
+  std::size_t lines = servants + 4;  // echo, control, two lookup lines
+  for (auto& a : adapters) lines += a.servants + 1;
+  return lines;
+}
+
 }  // namespace
+
+std::string to_text(const demux_adapter_spec& spec) {
+  return spec.name + "/" + spec.servant_demux + "/" + spec.operation_demux + "/" + std::to_string(spec.servants) + "/" +
+         std::to_string(spec.operations);
+}
+
+demux_adapter_spec parse_demux_adapter(const std::string& text) {
+  std::vector<std::string> fields;
+  for (std::size_t from = 0;;) {
+    auto slash = text.find('/', from);
+    fields.push_back(text.substr(from, slash - from));
+    if (slash == std::string::npos) break;
+    from = slash + 1;
+  }
+  auto bad = [&](const std::string& why) {
+    return usage_error("--adapters: '" + text + "': " + why + " (expected name/servant_demux/operation_demux/N/K)");
+  };
+  if (fields.size() != 5 || fields[0].empty()) throw bad("five fields");
+  for (int i : {1, 2})
+    if (!demux::try_parse_demux_strategy(fields[static_cast<std::size_t>(i)])) throw bad("unknown strategy");
+  demux_adapter_spec spec{fields[0], fields[1], fields[2], 0, 0};
+  try {
+    spec.servants = std::stoul(fields[3]);
+    spec.operations = std::stoul(fields[4]);
+  } catch (const std::exception&) {
+    throw bad("not a number");
+  }
+  if (spec.servants == 0 || spec.servants > 100000 || spec.operations == 0 || spec.operations > 100000)
+    throw bad("servants and operations: 1..100000");
+  return spec;
+}
+
+std::map<std::string, demux_adapter_objects> activate_demux_adapters(const std::shared_ptr<switchyard::orb>& orb,
+                                                                     const std::vector<demux_adapter_spec>& adapters,
+                                                                     bool object_id_table) {
+  std::map<std::string, demux_adapter_objects> result;
+  for (auto& spec : adapters) {
+    adapter_policies policies;
+    policies.servant_demux = demux::parse_demux_strategy(spec.servant_demux);
+    policies.operation_demux = demux::parse_demux_strategy(spec.operation_demux);
+    if (object_id_table && policies.servant_demux == demux_strategy::perfect)
+      policies.object_ids = &ttcp_object_ids_table;
+    auto& adapter = orb->root_adapter().create_child(spec.name, policies);
+    demux_adapter_objects objects;
+    for (std::size_t i = 0; i < spec.servants; ++i)
+      objects.iors.push_back(orb->object_to_string(
+          adapter.activate_with_id("ttcp_" + std::to_string(i), make_ttcp_servant(spec.operations))));
+    objects.first_url = url_or_empty(orb, orb->string_to_object(objects.iors.front()));
+    objects.servant_lookup = servant_lookup_label(adapter.servant_demux(), adapter.object_ids());
+    objects.operation_lookup = operation_lookup_label(adapter.operation_demux(), ttcp_interface(spec.operations));
+    result[spec.name] = std::move(objects);
+  }
+  return result;
+}
 
 std::vector<std::string> listen_arguments(const std::string& transport, const std::string& host) {
   if (transport == "uiop")
@@ -121,7 +192,10 @@ std::map<std::string, std::string> read_ior_lines(const std::vector<std::string>
 int server_main(std::vector<std::string> args) {
   arg_parser parser(std::move(args));
   auto ior_file = parser.value("--ior-file");
-  std::size_t servants = parser.number("--servants").value_or(1);
+  std::vector<demux_adapter_spec> adapters;
+  for (auto& text : parser.list("--adapters", {})) adapters.push_back(parse_demux_adapter(text));
+  // A paired demux server has its servants in its adapters; the root adapter's are for the others.
+  std::size_t servants = parser.number("--servants").value_or(adapters.empty() ? 1 : 0);
   std::size_t operations = parser.number("--operations").value_or(0);
   auto transport = parser.value("--transport").value_or("iiop");
   bool object_id_table = !parser.flag("--no-object-id-table");
@@ -131,7 +205,7 @@ int server_main(std::vector<std::string> args) {
   auto naming_context = parser.value("--naming-context");
   parser.finish();
   if (naming.has_value() != naming_context.has_value()) throw usage_error("--naming and --naming-context go together");
-  if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
+  if ((servants == 0 && adapters.empty()) || servants > 100000) throw usage_error("--servants: expected 1..100000");
   if (operations > 100000) throw usage_error("--operations: expected 0..100000");
 
   // Signals are taken by one thread with sigwait; every ORB thread inherits the mask.
@@ -149,13 +223,16 @@ int server_main(std::vector<std::string> args) {
   }
   auto orb = orb_init(orb_args);
   control_orb control(orb_args, transport);
-  auto objects = activate_all(orb, control, servants, operations, object_id_table);
+  auto objects = activate_all(orb, control, servants, operations, adapters, object_id_table);
   if (naming) {
     // Bound before the IOR file appears: whoever waits for the file finds the names there.
     std::vector<std::pair<std::string, object_ref>> named;
     named.emplace_back("echo", orb->string_to_object(objects.echo));
     for (std::size_t i = 0; i < objects.ttcp.size(); ++i)
       named.emplace_back("ttcp/" + std::to_string(i), orb->string_to_object(objects.ttcp[i]));
+    for (auto& [name, adapter] : objects.adapters)
+      for (std::size_t i = 0; i < adapter.iors.size(); ++i)
+        named.emplace_back("adapter/" + name + "/" + std::to_string(i), orb->string_to_object(adapter.iors[i]));
     named.emplace_back("control", orb->string_to_object(objects.control));
     bind_in_naming(orb, *naming, *naming_context, named);
   }
@@ -183,6 +260,18 @@ int server_main(std::vector<std::string> args) {
 bench_server::bench_server(const common_options& options, std::size_t servants, std::size_t operations,
                            std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
                            bool object_id_table) {
+  start(options, servants, operations, {}, std::move(orb_args), work_dir, object_id_table);
+}
+
+bench_server::bench_server(const common_options& options, const std::vector<demux_adapter_spec>& adapters,
+                           std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
+                           bool object_id_table) {
+  start(options, 0, 0, adapters, std::move(orb_args), work_dir, object_id_table);
+}
+
+void bench_server::start(const common_options& options, std::size_t servants, std::size_t operations,
+                         const std::vector<demux_adapter_spec>& adapters, std::vector<std::string> orb_args,
+                         const std::filesystem::path& work_dir, bool object_id_table) {
   std::vector<std::string> all = options.orb_args;
   all.insert(all.end(), orb_args.begin(), orb_args.end());
   if (!has_listen_option(all)) {
@@ -192,7 +281,8 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   if (options.collocated) {
     local_orb_ = orb_init(all);
     control_ = std::make_unique<control_orb>(all, options.transport);
-    auto objects = activate_all(local_orb_, *control_, servants, operations, object_id_table);
+    auto objects = activate_all(local_orb_, *control_, servants, operations, adapters, object_id_table);
+    demux_adapters_ = objects.adapters;
     ttcp_iors_ = objects.ttcp;
     control_ior_ = objects.control;
     first_url_ = objects.first_url;
@@ -211,19 +301,25 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
                                    "--servants",   std::to_string(servants),
                                    "--operations", std::to_string(operations)};
   if (!object_id_table) argv.push_back("--no-object-id-table");
+  if (!adapters.empty()) {
+    std::string list;
+    for (auto& a : adapters) list += (list.empty() ? "" : ",") + to_text(a);
+    argv.insert(argv.end(), {"--adapters", list});
+  }
   const std::string naming_context = ior_file_.stem().string();
   if (options.network)
     argv.insert(argv.end(), {"--naming", options.network->naming_url(), "--naming-context", naming_context});
   argv.insert(argv.end(), all.begin(), all.end());
   process_ = child_process::start(argv, true);
-  auto lines = wait_for_lines(ior_file_, servants + 2, process_, std::chrono::seconds(60));
+  auto lines = wait_for_lines(ior_file_, ior_line_count(servants, adapters), process_, std::chrono::seconds(60));
   auto named = read_ior_lines(lines);
   if (options.network) {
     // The references as the naming service gives them, not as the file has them: what crosses
     // to the client is what omniNames returned.
     std::vector<std::string> names;
     for (auto& [name, ior] : named)
-      if (!name.starts_with("url/") && !name.starts_with("lookup/")) names.push_back(name);
+      if (!name.starts_with("url/") && !name.starts_with("lookup/") && !name.starts_with("adapter-lookup/"))
+        names.push_back(name);
     auto resolved =
         resolve_in_naming(options.network->naming_orb(), options.network->naming_url(), naming_context, names);
     for (std::size_t i = 0; i < names.size(); ++i) named[names[i]] = resolved[i];
@@ -239,6 +335,16 @@ bench_server::bench_server(const common_options& options, std::size_t servants, 
   if (auto it = named.find("url/echo"); it != named.end()) echo_url_ = it->second;
   servant_lookup_ = named.at("lookup/servant");
   operation_lookup_ = named.at("lookup/operation");
+  for (auto& spec : adapters) {
+    auto& objects = demux_adapters_[spec.name];
+    for (std::size_t i = 0; i < spec.servants; ++i)
+      objects.iors.push_back(named.at("adapter/" + spec.name + "/" + std::to_string(i)));
+    auto lookups = named.at("adapter-lookup/" + spec.name);
+    auto slash = lookups.find('/');
+    objects.servant_lookup = lookups.substr(0, slash);
+    objects.operation_lookup = slash == std::string::npos ? "" : lookups.substr(slash + 1);
+    if (auto it = named.find("url/adapter/" + spec.name); it != named.end()) objects.first_url = it->second;
+  }
 }
 
 pid_t bench_server::pid() const noexcept { return process_.running() ? process_.pid() : ::getpid(); }

@@ -25,6 +25,30 @@ namespace switchyard::bench {
 // The `server` subcommand: serves until SIGTERM/SIGINT or the control servant's shutdown.
 int server_main(std::vector<std::string> args);
 
+// One adapter of a paired demux server (sy-bench demux, docs/experiments.md "Paired
+// measurement"): a child of the root adapter with its own strategy pair, serving `servants` ttcp
+// servants of ttcp_demux_<operations>. Every adapter of a server shares its one connection.
+struct demux_adapter_spec {
+  std::string name, servant_demux, operation_demux;
+  std::size_t servants = 0, operations = 0;
+};
+// "name/servant_demux/operation_demux/servants/operations" and back (usage_error when malformed).
+std::string to_text(const demux_adapter_spec& spec);
+demux_adapter_spec parse_demux_adapter(const std::string& text);
+
+// What one activated demux adapter gives its clients.
+struct demux_adapter_objects {
+  std::vector<std::string> iors;                 // servant 0 first
+  std::string servant_lookup, operation_lookup;  // as demux_interfaces.h labels them
+  std::string first_url;                         // corbaloc: of servant 0 (iiop only)
+};
+
+// Activates each spec as a child adapter of `orb`'s root (with perfect servant demultiplexing and
+// `object_id_table`, over the build-time ids ttcp_0..ttcp_999). By name.
+std::map<std::string, demux_adapter_objects> activate_demux_adapters(const std::shared_ptr<switchyard::orb>& orb,
+                                                                     const std::vector<demux_adapter_spec>& adapters,
+                                                                     bool object_id_table);
+
 // Reads "name IOR:..." lines.
 std::map<std::string, std::string> read_ior_lines(const std::vector<std::string>& lines);
 
@@ -35,6 +59,9 @@ class bench_server {
   // perfect servant demultiplexing, the ids ttcp_0..ttcp_999 are in a build-time gperf table
   // (false: the run-time perfect hash alone, `sy-bench server --no-object-id-table`).
   bench_server(const common_options& options, std::size_t servants, std::size_t operations,
+               std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true);
+  // A paired demux server: the `adapters` (and no ttcp servant in the root adapter).
+  bench_server(const common_options& options, const std::vector<demux_adapter_spec>& adapters,
                std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true);
   ~bench_server();
   bench_server(const bench_server&) = delete;
@@ -52,6 +79,8 @@ class bench_server {
   // servant_lookup_label in demux_interfaces.h): "gperf", "runtime-perfect", "linear", ...
   const std::string& servant_lookup() const noexcept { return servant_lookup_; }
   const std::string& operation_lookup() const noexcept { return operation_lookup_; }
+  // A paired server's adapters, by name.
+  const std::map<std::string, demux_adapter_objects>& demux_adapters() const noexcept { return demux_adapters_; }
   // The server's process id (this process's when collocated), for watching its resources.
   pid_t pid() const noexcept;
   // In collocated mode, the server's ORB (the client uses it too); otherwise null.
@@ -61,6 +90,10 @@ class bench_server {
   int stop();
 
  private:
+  void start(const common_options& options, std::size_t servants, std::size_t operations,
+             const std::vector<demux_adapter_spec>& adapters, std::vector<std::string> orb_args,
+             const std::filesystem::path& work_dir, bool object_id_table);
+  std::map<std::string, demux_adapter_objects> demux_adapters_;
   std::vector<std::string> ttcp_iors_;
   std::string control_ior_;
   std::string first_url_;
