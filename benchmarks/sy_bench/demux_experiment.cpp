@@ -1,27 +1,41 @@
 // `sy-bench demux`: the scalability experiment of the latency paper (section 5.3, figures 31-32):
-// end-to-end latency of a parameterless two-way call as servants (1..500) and operations per
-// interface (1, 10, 100) grow, for each demultiplexing strategy and invocation algorithm
-// (section 3.7), with the server's per-layer profile when the ORB's instrumentation is on.
-// The servants are of syidl's generated skeletons and the client calls through its stubs
-// (demux_interfaces.h: ttcp_demux_<K> for K in 1, 10, 100), so "perfect" operation
-// demultiplexing is the gperf table syidl made from the IDL, and "perfect" servant
-// demultiplexing is gperf at build time over the server's ids (ttcp_object_ids.txt), as in the
-// papers; --no-object-id-table measures the run-time perfect hash instead. The CSV's
-// operation_lookup and servant_lookup columns say what served each row, as the server saw it.
-// "perfect-fast" builds its tables at run time as the servants are activated.
+// the latency of a parameterless two-way call as servants (1..500) and operations per interface
+// (1, 10, 100) grow, for each demultiplexing strategy and invocation algorithm (section 3.7), and
+// what demultiplexing adds to it, end to end and by the server's probes.
 //
-// Every cell (strategy pair, servants, operations, invocation) is measured in R short rounds
-// interleaved with every other cell in an order shuffled afresh each round, all servers alive
-// the whole time: a slow stretch of a shared machine then hits every cell alike instead of
-// landing on one. A cell reports the median of its round medians with a distribution-free 95 %
-// interval (statistics.h); demux_rounds.csv keeps every round's median, so the report can compare
-// two cells round by round (docs/experiments.md, "Statistics on a noisy machine").
+// Paired measurement (docs/experiments.md, "Paired measurement"; paired_design.h): for each grid
+// point (N servants x K operations) one server process hosts every strategy as an adapter of its
+// own with the N servants, beside a reference adapter (active demultiplexing, 1 servant x 1
+// operation) and its A/A twin, all reached over one connection; a raw-socket ping-pong on a
+// connection of its own is the sentinel. A block visits each of them once (--per-visit calls
+// each) in a carry-over balanced random order, every strategy with the same request of the
+// invocation algorithm's sequence. A strategy's block value minus the reference's is its added
+// latency in that block; the median over a round's blocks is the round's; the median of the round
+// values, with its distribution-free 95 % interval, is the cell's (statistics.h). The twin minus
+// the reference (the A/A pair) must be zero: its interval is the run's resolution. The sentinel
+// labels each block with the machine's mode (fast or slow), and the estimates are given per mode
+// where there are two. Two treatments compared are measured microseconds apart, so a machine
+// that switches modes every few seconds moves both alike.
+//
+// The server's probes, read before and after each round, give each strategy's demultiplexing time
+// in those very blocks; probe_added_us is that minus the reference's, to set beside added_us.
+// --series collocated runs the same grid through the ORB's collocated calls (-ORBCollocation
+// thru-adapter): the adapters live in this process's ORB and a call crosses the adapter's
+// demultiplexing and the skeleton in the calling thread, with no socket: the kernel-free series.
+//
+// Outputs: demux_added.csv (the paired estimates), demux.csv and demux_rounds.csv (absolute
+// latencies of the same visits), whitebox.csv (every layer of each strategy at the largest point,
+// worst case, from a contiguous burst of calls after the rounds).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <iostream>
+#include <limits>
+#include <map>
 #include <memory>
 #include <random>
+#include <sstream>
 
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/bench_server.h"
@@ -29,6 +43,9 @@
 #include "benchmarks/sy_bench/demux_interfaces.h"
 #include "benchmarks/sy_bench/experiments.h"
 #include "benchmarks/sy_bench/layer_profile.h"
+#include "benchmarks/sy_bench/paired_design.h"
+#include "benchmarks/sy_bench/peer_tools.h"
+#include "benchmarks/sy_bench/socket_sentinel.h"
 #include "benchmarks/sy_bench/statistics.h"
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
@@ -36,11 +53,15 @@
 namespace switchyard::bench {
 namespace {
 
-using request_plan = std::vector<std::pair<std::uint32_t, std::uint32_t>>;  // (servant, operation)
+using request = std::pair<std::uint32_t, std::uint32_t>;  // (servant, operation)
+using request_plan = std::vector<request>;
+constexpr double not_measured = std::numeric_limits<double>::quiet_NaN();
 
 // The papers' four, and binary search and the perfect-fast hash (docs/demux.md).
 const std::vector<std::string> all_strategies = {"linear", "binary", "dynamic", "perfect", "perfect-fast", "active"};
 const std::vector<std::string> all_invocations = {"request-train", "round-robin", "random", "worst-case"};
+const std::vector<std::string> all_series = {"iiop", "collocated"};
+const std::string reference_adapter = "reference", twin_adapter = "reference-twin";
 
 // The client's side of section 3.7. `requests` is the number of calls wanted; request train and
 // round robin make MAXITER = requests / servants calls per servant (at least one), as the paper's
@@ -70,13 +91,14 @@ request_plan make_plan(const std::string& invocation, std::size_t servants, std:
 }
 
 struct demux_settings {
-  std::vector<std::string> servant_demux, operation_demux, invocations;
+  std::vector<std::pair<std::string, std::string>> pairs;  // (servant demux, operation demux)
+  std::vector<std::string> invocations, series;
   std::vector<std::size_t> servants, operations;
-  std::size_t requests = 0;  // per cell, over all rounds; 0: the paper's max(20000, 100 x N)
   std::size_t rounds = 0;
-  std::size_t warmup = 0;  // untimed calls before each round of a cell
+  std::size_t blocks = 0;     // per round, per invocation
+  std::size_t per_visit = 1;  // calls per visit of a treatment
+  std::size_t warmup = 0;     // untimed blocks per invocation before the rounds
   std::uint32_t seed = 0;
-  bool interleaved = true;  // --order interleaved | contiguous
   bool instrument = true;
   bool object_id_table = true;  // "perfect" servant demux: gperf at build time over ttcp_0..999
 };
@@ -89,233 +111,450 @@ void check_names(const std::vector<std::string>& given, const std::vector<std::s
 
 std::string ns_field(double ns) { return ns < 0 || std::isnan(ns) ? "" : format_number(ns, 1); }
 std::string us_field(double us) { return std::isnan(us) ? "" : format_number(us); }
+std::string signed_us_field(double us) { return std::isnan(us) ? "" : format_number(us, 4); }
 
-// One server: a strategy pair, N servants of an interface with K demux operations.
-struct server_cell {
+double median_of(std::vector<double> values) {
+  if (values.empty()) return not_measured;
+  return summarize(std::move(values)).median;
+}
+
+std::string adapter_name(const std::pair<std::string, std::string>& pair) { return pair.first + "+" + pair.second; }
+
+// A treatment of a block: a strategy pair's adapter, the reference, its twin, or the sentinel.
+struct treatment {
+  std::string adapter;  // empty: the sentinel
   std::string servant_demux, operation_demux;
+  std::string servant_lookup, operation_lookup;
+  std::unique_ptr<demux_caller> caller;  // null: the sentinel
+  bool is_reference = false;             // the reference or its twin: calls (0, 0) of ttcp_demux_1
+};
+
+// One grid point of one series: its treatments and where its probes are read.
+struct grid_point {
+  std::string series;  // iiop or collocated
   std::size_t servants = 0, operations = 0;
-  std::string id_table;  // which perfect hash served the servants (object_id_table column)
-  std::unique_ptr<bench_server> server;
-  std::unique_ptr<demux_caller> caller;  // the generated stubs of the servants (demux_interfaces.h)
-  object_ref control;
+  std::vector<treatment> treatments;  // the pairs in settings order, then reference, twin, [sentinel]
+  std::size_t reference = 0, twin = 0, sentinel = std::numeric_limits<std::size_t>::max();
+  std::function<layer_profile()> read_probes;  // empty: no probes
 };
 
-// One measured cell: a server and an invocation algorithm, its plan cut into `rounds` chunks.
-struct measured_cell {
-  server_cell* server = nullptr;
-  std::string invocation;
-  request_plan plan;
-  std::vector<float> samples;  // every timed call, us (float: --paper holds tens of millions)
-  std::vector<double> round_median_us, round_demux_ns;
-  std::vector<std::size_t> round_position;  // where the cell came in each round's shuffled order
-  layer_profile profile;                    // sum over the rounds
+// What one (grid point, invocation) measured.
+struct group_record {
+  std::string series, invocation;
+  std::size_t servants = 0, operations = 0;
+  std::vector<std::string> labels;  // per treatment: pair adapter name, reference, twin, sentinel
+  std::vector<std::pair<std::string, std::string>> strategy;  // per treatment
+  std::vector<std::string> servant_lookup, operation_lookup;  // per treatment
+  std::size_t reference = 0, twin = 0, sentinel = std::numeric_limits<std::size_t>::max();
+  std::size_t treatments = 0;
+  std::vector<float> visit_us;             // blocks x treatments, microseconds per call
+  std::vector<std::uint32_t> block_round;  // per block
+  std::vector<std::size_t> block_serial;   // per block: its index in the run's sentinel series
+  // Per round and treatment: the servant + operation demultiplexing time (ns) by the probes,
+  // NaN where the probes could not tell it apart.
+  std::vector<std::vector<double>> round_probe_ns;
+  std::vector<std::vector<double>> round_servant_ns, round_operation_ns;
+  layer_profile whitebox;  // worst case at the largest point: per pair, in whitebox_of
+  std::map<std::size_t, layer_profile> whitebox_of;
 };
 
-}  // namespace
+// Splits one round's probe readings among the treatments. A (layer, strategy) cell belongs to a
+// treatment when that treatment alone used the strategy for that layer; the active label is
+// shared by an active pair, the reference and the twin, whose share is known from the reference
+// burst (`reference_ns`: servant and operation, per call).
+void attribute_probes(const grid_point& point, const layer_profile& blocks, std::size_t calls_per_treatment,
+                      std::pair<double, double> reference_ns, std::vector<double>& servant_ns,
+                      std::vector<double>& operation_ns) {
+  const std::size_t n = point.treatments.size();
+  servant_ns.assign(n, not_measured);
+  operation_ns.assign(n, not_measured);
+  for (std::size_t layer_index = 0; layer_index < 2; ++layer_index) {
+    const std::string layer = layer_index == 0 ? "servant_demux" : "operation_demux";
+    auto& out = layer_index == 0 ? servant_ns : operation_ns;
+    std::map<std::string, std::vector<std::size_t>> users;
+    for (std::size_t t = 0; t < n; ++t) {
+      auto& tr = point.treatments[t];
+      if (tr.caller) users[layer_index == 0 ? tr.servant_demux : tr.operation_demux].push_back(t);
+    }
+    for (auto& [label, who] : users) {
+      auto it = blocks.cells.find({layer, label});
+      if (it == blocks.cells.end() || it->second.calls == 0) continue;
+      double total_ns = it->second.total_us * 1000.0;
+      double calls = static_cast<double>(it->second.calls);
+      std::vector<std::size_t> pairs;
+      for (auto t : who)
+        if (!point.treatments[t].is_reference) pairs.push_back(t);
+      double reference_share = layer_index == 0 ? reference_ns.first : reference_ns.second;
+      std::size_t references = who.size() - pairs.size();
+      if (pairs.size() == 1 && references == 0) {
+        out[pairs[0]] = total_ns / calls;
+      } else if (pairs.size() == 1 && !std::isnan(reference_share)) {
+        double reference_calls = static_cast<double>(references * calls_per_treatment);
+        if (calls > reference_calls)
+          out[pairs[0]] = (total_ns - reference_share * reference_calls) / (calls - reference_calls);
+      }
+    }
+    out[point.reference] = layer_index == 0 ? reference_ns.first : reference_ns.second;
+  }
+}
 
-int demux_main(std::vector<std::string> args) {
-  arg_parser parser(std::move(args));
-  auto common = parse_common(parser);
-  demux_settings s;
-  bool quick = common.size == preset::quick;
-  bool paper = common.size == preset::paper;
-  // --paper: the papers' four strategies (16 pairs); the default run adds binary and perfect-fast.
-  const std::vector<std::string> default_strategies =
-      quick   ? std::vector<std::string>{"linear", "perfect", "active"}
-      : paper ? std::vector<std::string>{"linear", "dynamic", "perfect", "active"}
-              : all_strategies;
-  auto strategies = parser.list("--strategy", default_strategies);
-  s.servant_demux = parser.list("--servant-demux", strategies);
-  s.operation_demux = parser.list("--operation-demux", strategies);
-  bool paired = !parser.flag("--all-pairs") && !paper;  // by default servant and operation demux go together
-  s.invocations =
-      parser.list("--invocation", quick ? std::vector<std::string>{"random", "worst-case"} : all_invocations);
-  s.servants = parser.number_list(
-      "--servants", quick ? std::vector<std::size_t>{1, 500} : std::vector<std::size_t>{1, 100, 200, 300, 400, 500});
-  s.operations = parser.number_list("--operations",
-                                    quick ? std::vector<std::size_t>{1, 100} : std::vector<std::size_t>{1, 10, 100});
-  // Rounds and requests per cell (docs/experiments.md): 20 rounds of 500 calls by default (a 95 %
-  // interval from the 6th and 15th of 20 round medians); --quick 6 rounds, the fewest that give
-  // a 95 % interval; --paper 40 rounds of the paper's max(20000, 100 x N) calls in all.
-  s.rounds = parser.number("--rounds").value_or(quick ? 6 : paper ? 40 : 20);
-  std::size_t default_requests = quick ? 420 : paper ? 0 : 10000;
-  s.requests = parser.number("--requests").value_or(default_requests);
-  s.warmup = parser.number("--warmup").value_or(quick ? 10 : 25);
-  s.seed = static_cast<std::uint32_t>(parser.number("--seed").value_or(20240501));
-  auto order = parser.value("--order").value_or("interleaved");
-  if (order != "interleaved" && order != "contiguous")
-    throw usage_error("--order: expected interleaved or contiguous, got '" + order + "'");
-  s.interleaved = order == "interleaved";
-  s.instrument = !parser.flag("--no-instrument");
-  s.object_id_table = !parser.flag("--no-object-id-table");
-  parser.finish();
-  check_names(s.servant_demux, all_strategies, "--servant-demux");
-  check_names(s.operation_demux, all_strategies, "--operation-demux");
-  check_names(s.invocations, all_invocations, "--invocation");
-  for (auto n : s.servants)
-    if (n == 0 || n > 100000) throw usage_error("--servants: expected 1..100000");
-  for (auto k : s.operations)
-    if (k == 0 || k > 10000) throw usage_error("--operations: expected 1..10000");
-  if (s.rounds == 0 || s.rounds > 10000) throw usage_error("--rounds: expected 1..10000");
-  if (s.requests != 0 && s.requests < s.rounds) throw usage_error("--requests: at least one per round (--rounds)");
-  if (paired && s.servant_demux.size() != s.operation_demux.size()) paired = false;
-  if (s.rounds < 6) std::cerr << "demux: fewer than 6 rounds give no 95 % interval: the CI columns stay empty\n";
-  set_up_network(common);
+// The mean servant and operation demultiplexing times (ns per call) of one strategy label.
+std::pair<double, double> label_means(const layer_profile& profile, const std::string& label) {
+  auto mean = [&](const char* layer) {
+    auto it = profile.cells.find({layer, label});
+    return it == profile.cells.end() || it->second.calls == 0
+               ? not_measured
+               : it->second.total_us * 1000.0 / static_cast<double>(it->second.calls);
+  };
+  return {mean("servant_demux"), mean("operation_demux")};
+}
 
-  std::filesystem::create_directories(common.out);
-  std::cerr << "demux: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", out "
-            << common.out.string() << "\n";
+class paired_run {
+ public:
+  paired_run(const common_options& common, const demux_settings& settings) : common_(common), s_(settings) {}
+  ~paired_run() {
+    sentinel_.reset();
+    if (client_orb_) client_orb_->destroy();
+  }
+  paired_run(const paired_run&) = delete;
+  paired_run& operator=(const paired_run&) = delete;
 
-  std::vector<std::pair<std::string, std::string>> pairs;
-  for (std::size_t i = 0; i < s.servant_demux.size(); ++i)
-    for (std::size_t j = 0; j < s.operation_demux.size(); ++j)
-      if (!paired || i == j) pairs.emplace_back(s.servant_demux[i], s.operation_demux[j]);
-  note_run(common, "demux",
-           std::to_string(s.rounds) + (s.interleaved ? " interleaved" : " contiguous") +
-               " rounds per cell, requests per cell " +
-               (s.requests != 0 ? std::to_string(s.requests) : std::string("max(20000, 100 x servants)")) +
-               ", warm-up " + std::to_string(s.warmup) + " per round, seed " + std::to_string(s.seed));
+  // Measures every grid point of `series`, appending to groups_.
+  void measure_series(const std::string& series);
+  void write_results() const;
 
-  std::vector<std::string> client_args = common.orb_args;
+ private:
+  std::unique_ptr<grid_point> open_iiop(std::size_t servants, std::size_t operations,
+                                        std::unique_ptr<bench_server>& server);
+  std::unique_ptr<grid_point> open_collocated(std::size_t servants, std::size_t operations,
+                                              std::shared_ptr<orb>& local);
+  std::vector<demux_adapter_spec> specs(std::size_t servants, std::size_t operations) const;
+  void add_treatments(grid_point& point, const std::shared_ptr<orb>& client,
+                      const std::map<std::string, demux_adapter_objects>& adapters) const;
+  void measure_point(grid_point& point, std::mt19937& random);
+  void visit(grid_point& point, std::size_t t, const request_plan& plan, std::size_t from);
+  void start_sentinel(const bench_server& server);
+
+  const common_options& common_;
+  const demux_settings& s_;
+  std::shared_ptr<orb> client_orb_;
+  std::unique_ptr<socket_sentinel> sentinel_;
+  std::vector<double> sentinel_series_;  // every block's sentinel visit, in time order
+  std::vector<group_record> groups_;
+  std::size_t request_bytes_ = 0, reply_bytes_ = 0;
+};
+
+std::vector<demux_adapter_spec> paired_run::specs(std::size_t servants, std::size_t operations) const {
+  std::vector<demux_adapter_spec> list;
+  for (auto& pair : s_.pairs) list.push_back({adapter_name(pair), pair.first, pair.second, servants, operations});
+  list.push_back({reference_adapter, "active", "active", 1, 1});
+  list.push_back({twin_adapter, "active", "active", 1, 1});
+  return list;
+}
+
+void paired_run::add_treatments(grid_point& point, const std::shared_ptr<orb>& client,
+                                const std::map<std::string, demux_adapter_objects>& adapters) const {
+  auto add = [&](const std::string& name, const std::string& servant_demux, const std::string& operation_demux,
+                 std::size_t operations, bool is_reference) {
+    auto& objects = adapters.at(name);
+    std::vector<object_ref> targets;
+    for (auto& ior : objects.iors) targets.push_back(client->string_to_object(ior));
+    treatment t;
+    t.adapter = name;
+    t.servant_demux = servant_demux;
+    t.operation_demux = operation_demux;
+    t.servant_lookup = objects.servant_lookup;
+    t.operation_lookup = objects.operation_lookup;
+    t.caller = make_demux_caller(targets, operations);
+    t.is_reference = is_reference;
+    point.treatments.push_back(std::move(t));
+  };
+  for (auto& pair : s_.pairs) add(adapter_name(pair), pair.first, pair.second, point.operations, false);
+  point.reference = point.treatments.size();
+  add(reference_adapter, "active", "active", 1, true);
+  point.twin = point.treatments.size();
+  add(twin_adapter, "active", "active", 1, true);
+}
+
+// The server ORB's arguments: reactive unless the command line says otherwise (the papers'
+// servers were select loops), with the probes on and their dump at shutdown going nowhere.
+std::vector<std::string> server_orb_args(const common_options& common, bool instrument) {
+  std::vector<std::string> args;
   const bool names_concurrency = std::any_of(common.orb_args.begin(), common.orb_args.end(), [](const std::string& a) {
     return a == "-ORBConcurrency" || a == "-ORBDedicatedThreads" || a == "-ORBThreads";
   });
-  std::shared_ptr<switchyard::orb> client_orb;
-  auto started = std::chrono::steady_clock::now();
+  if (!names_concurrency) args.insert(args.end(), {"-ORBConcurrency", "reactive"});
+  if (instrument) {
+    args.push_back("-ORBInstrument");
+    if (std::find(common.orb_args.begin(), common.orb_args.end(), "-ORBInstrumentFile") == common.orb_args.end())
+      args.insert(args.end(), {"-ORBInstrumentFile", "/dev/null"});
+  }
+  return args;
+}
 
-  // Every server up front: the rounds go from one to another.
-  std::vector<std::unique_ptr<server_cell>> servers;
-  for (auto& [servant_demux, operation_demux] : pairs) {
-    for (auto operations : s.operations) {
-      for (auto servants : s.servants) {
-        auto cell = std::make_unique<server_cell>();
-        cell->servant_demux = servant_demux;
-        cell->operation_demux = operation_demux;
-        cell->servants = servants;
-        cell->operations = operations;
-        std::vector<std::string> server_args = {"-ORBServantDemux", servant_demux, "-ORBOperationDemux",
-                                                operation_demux};
-        // The servers are reactive unless the command line says otherwise: the papers' servers
-        // were select loops, and only there is the read layer timed (a dedicated thread's receive
-        // holds its wait for the request, so the ORB leaves it out of the profile).
-        if (!names_concurrency) server_args.insert(server_args.end(), {"-ORBConcurrency", "reactive"});
-        if (s.instrument) {
-          server_args.push_back("-ORBInstrument");
-          // We read the table through the control servant; the dump at shutdown goes nowhere
-          // unless the command line names a file.
-          if (std::find(common.orb_args.begin(), common.orb_args.end(), "-ORBInstrumentFile") ==
-              common.orb_args.end()) {
-            server_args.push_back("-ORBInstrumentFile");
-            server_args.push_back("/dev/null");
-          }
+// The sentinel sends as many bytes each way as the reference call, counted once through a relay.
+void paired_run::start_sentinel(const bench_server& server) {
+  auto program = built_tool("baselines/socket_baseline");
+  if (!program) throw std::runtime_error("demux: the socket baseline (baselines/socket_baseline) is not built");
+  auto& reference = server.demux_adapters().at(reference_adapter);
+  if (reference.first_url.empty()) throw std::runtime_error("demux: the reference adapter has no corbaloc URL");
+  auto [port, url] = split_url(reference.first_url, 0);
+  byte_counting_relay relay(port, server_host(common_));
+  auto relayed = client_orb_->string_to_object(split_url(reference.first_url, relay.port()).second);
+  auto caller = make_demux_caller({relayed}, 1);
+  caller->call(0, 0);  // the first request on a connection carries more service contexts
+  auto before = std::pair(relay.to_server(), relay.to_client());
+  caller->call(0, 0);
+  request_bytes_ = relay.to_server() - before.first;
+  reply_bytes_ = relay.to_client() - before.second;
+  sentinel_ =
+      std::make_unique<socket_sentinel>(*program, common_.out, request_bytes_, reply_bytes_, server_host(common_));
+  std::cerr << "demux: socket sentinel: " << request_bytes_ << " bytes out, " << reply_bytes_
+            << " back (the reference call's)\n";
+}
+
+std::unique_ptr<grid_point> paired_run::open_iiop(std::size_t servants, std::size_t operations,
+                                                  std::unique_ptr<bench_server>& server) {
+  server = std::make_unique<bench_server>(common_, specs(servants, operations), server_orb_args(common_, s_.instrument),
+                                          common_.out, s_.object_id_table);
+  if (!client_orb_) client_orb_ = orb_init(common_.orb_args);
+  auto point = std::make_unique<grid_point>();
+  point->series = "iiop";
+  point->servants = servants;
+  point->operations = operations;
+  add_treatments(*point, client_orb_, server->demux_adapters());
+  if (!sentinel_) start_sentinel(*server);
+  point->sentinel = point->treatments.size();
+  point->treatments.emplace_back();  // the sentinel: no adapter, no caller
+  if (s_.instrument) {
+    auto control = client_orb_->string_to_object(server->control_ior());
+    point->read_probes = [control] { return parse_layer_profile(fetch_instrumentation(control)); };
+  }
+  return point;
+}
+
+std::unique_ptr<grid_point> paired_run::open_collocated(std::size_t servants, std::size_t operations,
+                                                        std::shared_ptr<orb>& local) {
+  // One ORB per grid point (adapters are never removed): the adapters live beside the caller.
+  std::vector<std::string> args = common_.orb_args;
+  auto server_args = server_orb_args(common_, s_.instrument);
+  args.insert(args.end(), server_args.begin(), server_args.end());
+  args.insert(args.end(), {"-ORBCollocation", "thru-adapter"});
+  auto listen = listen_arguments("iiop");
+  args.insert(args.end(), listen.begin(), listen.end());
+  local = orb_init(args);
+  auto point = std::make_unique<grid_point>();
+  point->series = "collocated";
+  point->servants = servants;
+  point->operations = operations;
+  add_treatments(*point, local, activate_demux_adapters(local, specs(servants, operations), s_.object_id_table));
+  if (s_.instrument) {
+    orb* self = local.get();
+    point->read_probes = [self] {
+      std::ostringstream text;
+      self->dump_instrumentation(text);
+      return parse_layer_profile(text.str());
+    };
+  }
+  return point;
+}
+
+// `per_visit` calls of treatment t, starting at plan[from] (the reference calls its one servant).
+inline void paired_run::visit(grid_point& point, std::size_t t, const request_plan& plan, std::size_t from) {
+  auto& tr = point.treatments[t];
+  for (std::size_t k = 0; k < s_.per_visit; ++k) {
+    if (!tr.caller) {
+      sentinel_->round_trip();
+    } else if (tr.is_reference) {
+      tr.caller->call(0, 0);
+    } else {
+      auto [servant, operation] = plan[(from + k) % plan.size()];
+      tr.caller->call(servant, operation);
+    }
+  }
+}
+
+void paired_run::measure_point(grid_point& point, std::mt19937& random) {
+  const std::size_t n = point.treatments.size();
+  const std::size_t first_group = groups_.size();
+  std::vector<request_plan> plans;
+  for (auto& invocation : s_.invocations) {
+    group_record g;
+    g.series = point.series;
+    g.invocation = invocation;
+    g.servants = point.servants;
+    g.operations = point.operations;
+    g.treatments = n;
+    g.reference = point.reference;
+    g.twin = point.twin;
+    g.sentinel = point.sentinel;
+    for (auto& tr : point.treatments) {
+      g.labels.push_back(tr.caller ? tr.adapter : "sentinel");
+      g.strategy.emplace_back(tr.servant_demux, tr.operation_demux);
+      g.servant_lookup.push_back(tr.servant_lookup);
+      g.operation_lookup.push_back(tr.operation_lookup);
+    }
+    g.visit_us.reserve(s_.rounds * s_.blocks * n);
+    groups_.push_back(std::move(g));
+    plans.push_back(
+        make_plan(invocation, point.servants, point.operations, s_.rounds * s_.blocks * s_.per_visit, random));
+  }
+  balanced_order order(n, static_cast<std::uint32_t>(random()));
+
+  // Every servant once (connection, caches), then warm-up blocks of each invocation.
+  for (auto& tr : point.treatments) {
+    if (!tr.caller) continue;
+    std::size_t servants = tr.is_reference ? 1 : point.servants;
+    for (std::uint32_t j = 0; j < servants; ++j) tr.caller->call(j, 0);
+  }
+  for (std::size_t i = 0; i < s_.invocations.size(); ++i)
+    for (std::size_t b = 0; b < s_.warmup; ++b)
+      for (auto t : order.next()) visit(point, t, plans[i], b * s_.per_visit);
+
+  std::vector<std::size_t> invocation_order(s_.invocations.size());
+  std::vector<double> visit_us(n);
+  for (std::size_t round = 0; round < s_.rounds; ++round) {
+    for (std::size_t i = 0; i < invocation_order.size(); ++i) invocation_order[i] = i;
+    std::shuffle(invocation_order.begin(), invocation_order.end(), random);
+    for (auto i : invocation_order) {
+      auto& g = groups_[first_group + i];
+      auto& plan = plans[i];
+      auto before = point.read_probes ? point.read_probes() : layer_profile{};
+      for (std::size_t b = 0; b < s_.blocks; ++b) {
+        const std::size_t from = (round * s_.blocks + b) * s_.per_visit;
+        for (auto t : order.next()) {
+          auto t0 = std::chrono::steady_clock::now();
+          visit(point, t, plan, from);
+          auto t1 = std::chrono::steady_clock::now();
+          visit_us[t] = std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(s_.per_visit);
         }
-        cell->server =
-            std::make_unique<bench_server>(common, servants, operations, server_args, common.out, s.object_id_table);
-        cell->id_table = servant_demux != "perfect" ? "none" : s.object_id_table ? "build-time" : "runtime-hash";
-        auto& orb = cell->server->local_orb() ? cell->server->local_orb()
-                                              : (client_orb ? client_orb : (client_orb = orb_init(client_args)));
-        std::vector<object_ref> targets;
-        for (auto& ior : cell->server->ttcp_iors()) targets.push_back(orb->string_to_object(ior));
-        cell->caller = make_demux_caller(targets, operations);
-        cell->control = orb->string_to_object(cell->server->control_ior());
-        servers.push_back(std::move(cell));
+        for (double v : visit_us) g.visit_us.push_back(static_cast<float>(v));
+        g.block_round.push_back(static_cast<std::uint32_t>(round));
+        if (point.sentinel < n) {
+          g.block_serial.push_back(sentinel_series_.size());
+          sentinel_series_.push_back(visit_us[point.sentinel]);
+        }
+      }
+      std::vector<double> servant_ns(n, not_measured), operation_ns(n, not_measured);
+      if (point.read_probes) {
+        auto blocks = point.read_probes() - before;
+        // The reference's own demultiplexing time: a burst of the reference and its twin alone
+        // (the active label is theirs and the active pair's alike in the blocks).
+        auto burst_before = point.read_probes();
+        for (std::size_t b = 0; b < std::max<std::size_t>(32, s_.blocks / 4); ++b) {
+          visit(point, point.reference, plan, 0);
+          visit(point, point.twin, plan, 0);
+        }
+        auto reference = label_means(point.read_probes() - burst_before, "active");
+        attribute_probes(point, blocks, s_.blocks * s_.per_visit, reference, servant_ns, operation_ns);
+      }
+      std::vector<double> total(n, not_measured);
+      for (std::size_t t = 0; t < n; ++t) total[t] = servant_ns[t] + operation_ns[t];
+      g.round_probe_ns.push_back(total);
+      g.round_servant_ns.push_back(servant_ns);
+      g.round_operation_ns.push_back(operation_ns);
+    }
+  }
+
+  // Every layer of each pair, worst case at the largest point: a contiguous burst of its calls.
+  if (point.read_probes && point.servants == s_.servants.back() && point.operations == s_.operations.back()) {
+    for (std::size_t i = 0; i < s_.invocations.size(); ++i) {
+      if (s_.invocations[i] != "worst-case") continue;
+      for (std::size_t t = 0; t < n; ++t) {
+        if (!point.treatments[t].caller || point.treatments[t].is_reference) continue;
+        auto before = point.read_probes();
+        for (std::size_t b = 0; b < std::max<std::size_t>(100, s_.blocks); ++b) visit(point, t, plans[i], b);
+        groups_[first_group + i].whitebox_of[t] = point.read_probes() - before;
       }
     }
   }
-  std::cerr << "demux: " << servers.size() << " servers started in "
-            << format_number(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1)
-            << " s\n";
+}
 
-  auto call = [](server_cell& server, std::pair<std::uint32_t, std::uint32_t> request) {
-    server.caller->call(request.first, request.second);
-  };
-  // Every servant once (connection, caches), then the worst case a few times.
-  for (auto& server : servers) {
-    for (std::uint32_t j = 0; j < server->servants; ++j) call(*server, {j, 0});
-    for (std::size_t i = 0; i < 4 * s.warmup; ++i)
-      call(*server,
-           {static_cast<std::uint32_t>(server->servants - 1), static_cast<std::uint32_t>(server->operations - 1)});
-  }
-
-  std::mt19937 random(s.seed);
-  std::vector<measured_cell> cells;
-  for (auto& server : servers) {
-    for (auto& invocation_name : s.invocations) {
-      measured_cell cell;
-      cell.server = server.get();
-      cell.invocation = invocation_name;
-      std::size_t requests = s.requests != 0 ? s.requests : std::max<std::size_t>(20000, 100 * server->servants);
-      cell.plan = make_plan(invocation_name, server->servants, server->operations, requests, random);
-      cell.samples.reserve(cell.plan.size());
-      cells.push_back(std::move(cell));
-    }
-  }
-
-  // The schedule: interleaved, round r visits every cell once in an order shuffled afresh; contiguous
-  // (the method before, for comparison) runs a cell's rounds back to back. Round r of a cell makes
-  // the calls plan[r * P / R, (r + 1) * P / R): over all rounds exactly the paper's sequence of
-  // calls, cut into R pieces measured at R moments.
-  struct visit {
-    std::size_t cell, round, position;
-  };
-  std::vector<visit> schedule;
-  if (s.interleaved) {
-    std::vector<std::size_t> order(cells.size());
-    for (std::size_t round = 0; round < s.rounds; ++round) {
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::shuffle(order.begin(), order.end(), random);
-      for (std::size_t position = 0; position < order.size(); ++position)
-        schedule.push_back({order[position], round, position});
-    }
-  } else {
-    for (std::size_t i = 0; i < cells.size(); ++i)
-      for (std::size_t round = 0; round < s.rounds; ++round) schedule.push_back({i, round, 0});
-  }
-  std::vector<double> round_samples;
-  std::vector<bool> warmed;
-  auto measuring = std::chrono::steady_clock::now();
-  for (std::size_t step = 0; step < schedule.size(); ++step) {
-    auto [index, round, position] = schedule[step];
-    auto& cell = cells[index];
-    auto& server = *cell.server;
-    std::size_t from = cell.plan.size() * round / s.rounds, to = cell.plan.size() * (round + 1) / s.rounds;
-    if (from == to) continue;
-    // The caches hold another server's state now: first every servant this piece will call, once
-    // (random and round robin over 500 servants touch hundreds), then a few calls of the piece.
-    warmed.assign(server.servants, false);
-    for (std::size_t i = from; i < to; ++i) {
-      if (warmed[cell.plan[i].first]) continue;
-      warmed[cell.plan[i].first] = true;
-      call(server, cell.plan[i]);
-    }
-    for (std::size_t i = 0; i < s.warmup; ++i) call(server, cell.plan[from + i % (to - from)]);
-    auto before = s.instrument ? parse_layer_profile(fetch_instrumentation(server.control)) : layer_profile{};
-    round_samples.clear();
-    for (std::size_t i = from; i < to; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      call(server, cell.plan[i]);
-      auto t1 = std::chrono::steady_clock::now();
-      double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-      round_samples.push_back(us);
-      cell.samples.push_back(static_cast<float>(us));
-    }
-    // The control servant has an ORB of its own (control_orb.h): the readings hold the measured
-    // calls alone.
-    auto profile = s.instrument ? parse_layer_profile(fetch_instrumentation(server.control)) - before : layer_profile{};
-    cell.profile += profile;
-    double servant_ns = profile.mean_ns("servant_demux"), operation_ns = profile.mean_ns("operation_demux");
-    cell.round_median_us.push_back(summarize(round_samples).median);
-    cell.round_demux_ns.push_back(servant_ns >= 0 && operation_ns >= 0 ? servant_ns + operation_ns : -1);
-    cell.round_position.push_back(position);
-    if ((step + 1) % cells.size() == 0)
-      std::cerr << "demux: " << (step + 1) / cells.size() << "/" << s.rounds << " rounds' worth of " << cells.size()
-                << " cells, "
-                << format_number(std::chrono::duration<double>(std::chrono::steady_clock::now() - measuring).count(), 1)
+void paired_run::measure_series(const std::string& series) {
+  std::mt19937 random(s_.seed + (series == "iiop" ? 0 : 1));
+  std::size_t done = 0, total = s_.servants.size() * s_.operations.size();
+  auto started = std::chrono::steady_clock::now();
+  for (auto operations : s_.operations) {
+    for (auto servants : s_.servants) {
+      std::unique_ptr<bench_server> server;
+      std::shared_ptr<orb> local;
+      auto point =
+          series == "iiop" ? open_iiop(servants, operations, server) : open_collocated(servants, operations, local);
+      measure_point(*point, random);
+      point.reset();  // the stubs before their ORB
+      if (server) server->stop();
+      if (local) local->destroy();
+      std::cerr << "demux " << series << ": " << ++done << "/" << total << " grid points (" << servants << " x "
+                << operations << "), "
+                << format_number(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 1)
                 << " s\n";
+    }
   }
+}
 
-  const std::string transport = common.collocated ? "collocated" : common.transport;
-  const std::string pin = common.pin == pin_mode::same ? "same" : common.pin == pin_mode::split ? "split" : "none";
+// ---- The estimates ---------------------------------------------------------------------------
+
+struct estimate {
+  median_interval added, absolute;
+  double reference_us = not_measured, sentinel_us = not_measured, probe_added_us = not_measured;
+  std::size_t rounds = 0, blocks = 0;
+};
+
+// Treatment t against the reference over the blocks whose mode is `mode` (-1: all), round by round.
+estimate paired_estimate(const group_record& g, std::size_t t, int mode, const mode_labels& labels,
+                         std::size_t min_blocks) {
+  std::map<std::uint32_t, std::vector<double>> added, absolute, reference, sentinel;
+  const std::size_t n = g.treatments;
+  const std::size_t blocks = g.block_round.size();
+  estimate e;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (mode >= 0 && (b >= g.block_serial.size() || labels.slow[g.block_serial[b]] != mode)) continue;
+    const float* v = &g.visit_us[b * n];
+    auto round = g.block_round[b];
+    added[round].push_back(static_cast<double>(v[t]) - v[g.reference]);
+    absolute[round].push_back(v[t]);
+    reference[round].push_back(v[g.reference]);
+    if (g.sentinel < n) sentinel[round].push_back(v[g.sentinel]);
+    ++e.blocks;
+  }
+  std::vector<double> round_added, round_absolute, round_reference, round_sentinel, round_probe;
+  for (auto& [round, values] : added) {
+    if (values.size() < min_blocks) continue;
+    round_added.push_back(median_of(values));
+    round_absolute.push_back(median_of(absolute[round]));
+    round_reference.push_back(median_of(reference[round]));
+    if (!sentinel[round].empty()) round_sentinel.push_back(median_of(sentinel[round]));
+    double probe = g.round_probe_ns[round][t], reference_probe = g.round_probe_ns[round][g.reference];
+    if (!std::isnan(probe) && !std::isnan(reference_probe)) round_probe.push_back((probe - reference_probe) / 1000.0);
+  }
+  e.rounds = round_added.size();
+  e.added = median_with_interval(round_added);
+  e.absolute = median_with_interval(round_absolute);
+  e.reference_us = median_of(round_reference);
+  e.sentinel_us = median_of(round_sentinel);
+  e.probe_added_us = median_of(round_probe);
+  return e;
+}
+
+void paired_run::write_results() const {
+  const std::string pin = common_.pin == pin_mode::same ? "same" : common_.pin == pin_mode::split ? "split" : "none";
+  mode_labels modes = label_modes(sentinel_series_);
+  if (modes.two_modes) {
+    std::size_t slow = static_cast<std::size_t>(std::count(modes.slow.begin(), modes.slow.end(), 1));
+    std::cerr << "demux: the sentinel saw two modes: fast " << format_number(modes.fast_median_us, 2) << " us, slow "
+              << format_number(modes.slow_median_us, 2) << " us (" << slow << " of " << modes.slow.size()
+              << " blocks slow)\n";
+  } else if (!sentinel_series_.empty()) {
+    std::cerr << "demux: the sentinel saw one mode (median " << format_number(median_of(sentinel_series_), 2)
+              << " us)\n";
+  }
+  const std::size_t min_blocks = std::max<std::size_t>(3, s_.blocks / 10);
+
+  csv_table added;
+  added.columns = {"kind",           "servant_demux", "operation_demux", "servants",   "operations",   "invocation",
+                   "transport",      "added_us",      "ci_low_us",       "ci_high_us", "rounds",       "probe_added_us",
+                   "mode",           "per_visit",     "blocks",          "median_us",  "reference_us", "sentinel_us",
+                   "ratio_to_socket"};
   csv_table table;
   table.columns = {"servant_demux",
                    "operation_demux",
@@ -350,92 +589,193 @@ int demux_main(std::vector<std::string> args) {
   csv_table whitebox;
   whitebox.columns = {"servant_demux", "operation_demux", "servants", "operations", "invocation",
                       "layer",         "probe_strategy",  "calls",    "mean_ns",    "share_pct"};
-  std::size_t max_servants = *std::max_element(s.servants.begin(), s.servants.end());
-  std::size_t max_operations = *std::max_element(s.operations.begin(), s.operations.end());
-  bool any_profile = false;
-  for (auto& cell : cells) {
-    auto& server = *cell.server;
-    std::vector<std::string> key = {server.servant_demux, server.operation_demux, std::to_string(server.servants),
-                                    std::to_string(server.operations), cell.invocation};
-    any_profile = any_profile || !cell.profile.empty();
-    auto stats = summarize(std::vector<double>(cell.samples.begin(), cell.samples.end()));
-    auto latency = median_with_interval(cell.round_median_us);
-    std::vector<double> demux_rounds;
-    for (double ns : cell.round_demux_ns)
-      if (ns >= 0) demux_rounds.push_back(ns);
-    auto demux = median_with_interval(demux_rounds);
-    double servant_ns = cell.profile.mean_ns("servant_demux");
-    double operation_ns = cell.profile.mean_ns("operation_demux");
-    double demux_ns = servant_ns >= 0 && operation_ns >= 0 ? servant_ns + operation_ns : -1;
-    auto row = key;
-    for (auto field : {std::to_string(stats.samples),
-                       format_number(stats.mean),
-                       us_field(latency.median),
-                       format_number(stats.p99),
-                       format_number(stats.stddev),
-                       format_number(stats.min),
-                       ns_field(servant_ns),
-                       ns_field(operation_ns),
-                       ns_field(demux_ns),
-                       transport,
-                       pin,
-                       server.id_table,
-                       std::to_string(cell.round_median_us.size()),
-                       us_field(latency.low),
-                       us_field(latency.high),
-                       format_number(latency.coverage, 4),
-                       ns_field(demux.low),
-                       ns_field(demux.high),
-                       format_number(stats.median),
-                       link_label(common),
-                       server.server->operation_lookup(),
-                       server.server->servant_lookup()})
-      row.push_back(field);
-    table.add(row);
-    for (std::size_t r = 0; r < cell.round_median_us.size(); ++r) {
-      auto line = key;
-      line.push_back(std::to_string(r + 1));
-      line.push_back(std::to_string(cell.round_position[r]));
-      line.push_back(format_number(cell.round_median_us[r]));
-      line.push_back(ns_field(cell.round_demux_ns[r]));
-      rounds.add(line);
-    }
-    if (server.servants == max_servants && server.operations == max_operations && cell.invocation == "worst-case" &&
-        !cell.profile.empty()) {
-      double total = cell.profile.total_us();
-      for (auto& [layer_key, probe] : cell.profile.cells) {
-        if (probe.calls == 0) continue;
+
+  for (auto& g : groups_) {
+    const std::string transport = g.series == "iiop" ? common_.transport : "collocated";
+    std::vector<std::pair<int, std::string>> mode_list = {{-1, "all"}};
+    if (modes.two_modes && g.sentinel < g.treatments) mode_list.insert(mode_list.end(), {{0, "fast"}, {1, "slow"}});
+    for (std::size_t t = 0; t < g.treatments; ++t) {
+      bool is_pair = t != g.reference && t != g.twin && t != g.sentinel;
+      if (!is_pair && t != g.twin) continue;
+      const auto& [servant_demux, operation_demux] = g.strategy[t];
+      std::string kind = !is_pair ? "aa" : servant_demux == operation_demux ? servant_demux : g.labels[t];
+      for (auto& [mode, mode_name] : mode_list) {
+        auto e = paired_estimate(g, t, mode, modes, min_blocks);
+        double ratio = e.absolute.median / e.sentinel_us;
+        added.add({kind, servant_demux, operation_demux, std::to_string(g.servants), std::to_string(g.operations),
+                   g.invocation, transport, signed_us_field(e.added.median), signed_us_field(e.added.low),
+                   signed_us_field(e.added.high), std::to_string(e.rounds),
+                   is_pair ? signed_us_field(e.probe_added_us) : "", mode_name, std::to_string(s_.per_visit),
+                   std::to_string(e.blocks), us_field(e.absolute.median), us_field(e.reference_us),
+                   us_field(e.sentinel_us), std::isnan(ratio) ? "" : format_number(ratio, 3)});
+        if (mode == -1 && is_pair) {
+          std::cerr << "demux " << transport << " " << kind << " " << g.servants << " x " << g.operations << " "
+                    << g.invocation << ": +" << format_number(e.added.median, 3) << " us";
+          if (e.added.has_interval())
+            std::cerr << " [" << format_number(e.added.low, 3) << ", " << format_number(e.added.high, 3) << "]";
+          if (!std::isnan(e.probe_added_us)) std::cerr << ", probes +" << format_number(e.probe_added_us, 3) << " us";
+          std::cerr << "; median " << format_number(e.absolute.median, 2) << " us\n";
+        }
+      }
+      // demux.csv, demux_rounds.csv and whitebox.csv: the absolute latencies of the same visits, of
+      // the first series (the report's older tables know one transport).
+      if (!is_pair || g.series != s_.series.front()) continue;
+      std::vector<double> samples, servant_ns, operation_ns, demux_rounds;
+      std::map<std::uint32_t, std::vector<double>> by_round;
+      for (std::size_t b = 0; b < g.block_round.size(); ++b) {
+        double v = g.visit_us[b * g.treatments + t];
+        samples.push_back(v);
+        by_round[g.block_round[b]].push_back(v);
+      }
+      for (std::size_t r = 0; r < g.round_probe_ns.size(); ++r) {
+        if (!std::isnan(g.round_probe_ns[r][t])) demux_rounds.push_back(g.round_probe_ns[r][t]);
+        if (!std::isnan(g.round_servant_ns[r][t])) servant_ns.push_back(g.round_servant_ns[r][t]);
+        if (!std::isnan(g.round_operation_ns[r][t])) operation_ns.push_back(g.round_operation_ns[r][t]);
+      }
+      std::vector<double> round_medians;
+      for (auto& [round, values] : by_round) round_medians.push_back(median_of(values));
+      auto stats = summarize(samples);
+      auto latency = median_with_interval(round_medians);
+      auto demux = median_with_interval(demux_rounds);
+      std::string id_table = servant_demux != "perfect" ? "none" : s_.object_id_table ? "build-time" : "runtime-hash";
+      std::vector<std::string> key = {servant_demux, operation_demux, std::to_string(g.servants),
+                                      std::to_string(g.operations), g.invocation};
+      auto row = key;
+      for (auto field : {std::to_string(stats.samples * s_.per_visit),
+                         format_number(stats.mean),
+                         us_field(latency.median),
+                         format_number(stats.p99),
+                         format_number(stats.stddev),
+                         format_number(stats.min),
+                         ns_field(median_of(servant_ns)),
+                         ns_field(median_of(operation_ns)),
+                         ns_field(demux.median),
+                         transport,
+                         pin,
+                         id_table,
+                         std::to_string(round_medians.size()),
+                         us_field(latency.low),
+                         us_field(latency.high),
+                         format_number(latency.coverage, 4),
+                         ns_field(demux.low),
+                         ns_field(demux.high),
+                         format_number(stats.median),
+                         link_label(common_),
+                         g.operation_lookup[t],
+                         g.servant_lookup[t]})
+        row.push_back(field);
+      table.add(row);
+      std::size_t r = 0;
+      for (auto& [round, values] : by_round) {
         auto line = key;
-        for (auto field : {layer_key.first, layer_key.second, std::to_string(probe.calls),
-                           format_number(probe.total_us * 1000.0 / static_cast<double>(probe.calls), 1),
-                           format_number(total > 0 ? 100.0 * probe.total_us / total : 0, 2)})
+        // Every treatment stands in every place of a block equally often: no one position.
+        for (auto field : {std::to_string(++r), std::string("0"), format_number(median_of(values)),
+                           ns_field(round < g.round_probe_ns.size() ? g.round_probe_ns[round][t] : not_measured)})
           line.push_back(field);
-        whitebox.add(line);
+        rounds.add(line);
+      }
+      if (auto it = g.whitebox_of.find(t); it != g.whitebox_of.end()) {
+        double total = it->second.total_us();
+        for (auto& [layer_key, probe] : it->second.cells) {
+          if (probe.calls == 0) continue;
+          auto line = key;
+          for (auto field : {layer_key.first, layer_key.second, std::to_string(probe.calls),
+                             format_number(probe.total_us * 1000.0 / static_cast<double>(probe.calls), 1),
+                             format_number(total > 0 ? 100.0 * probe.total_us / total : 0, 2)})
+            line.push_back(field);
+          whitebox.add(line);
+        }
       }
     }
-    std::cerr << "demux " << server.servant_demux << "(" << server.server->servant_lookup() << ")/"
-              << server.operation_demux << "(" << server.server->operation_lookup() << ") servants " << server.servants
-              << " operations " << server.operations << " " << cell.invocation << ": median "
-              << format_number(latency.median, 2) << " us";
-    if (latency.has_interval())
-      std::cerr << " [" << format_number(latency.low, 2) << ", " << format_number(latency.high, 2) << "]";
-    if (demux_ns >= 0) std::cerr << ", demux " << format_number(demux_ns, 0) << " ns";
-    std::cerr << "\n";
   }
-  for (auto& server : servers) server->server->stop();
-  table.write(common.out / "demux.csv");
-  rounds.write(common.out / "demux_rounds.csv");
-  if (any_profile) {
-    whitebox.write(common.out / "whitebox.csv");
-  } else if (s.instrument) {
+  added.write(common_.out / "demux_added.csv");
+  table.write(common_.out / "demux.csv");
+  rounds.write(common_.out / "demux_rounds.csv");
+  if (!whitebox.rows.empty()) {
+    whitebox.write(common_.out / "whitebox.csv");
+  } else if (s_.instrument) {
     std::cerr << "demux: the server's instrumentation table was empty (probes not wired or compiled out): "
-                 "no demux_ns columns, no whitebox.csv\n";
+                 "no probe columns, no whitebox.csv\n";
   }
-  servers.clear();
-  if (client_orb) client_orb->destroy();
+}
+
+}  // namespace
+
+int demux_main(std::vector<std::string> args) {
+  arg_parser parser(std::move(args));
+  auto common = parse_common(parser);
+  demux_settings s;
+  bool quick = common.size == preset::quick;
+  bool paper = common.size == preset::paper;
+  // --paper: the papers' four strategies (16 pairs); the default run adds binary and perfect-fast.
+  const std::vector<std::string> default_strategies =
+      quick   ? std::vector<std::string>{"linear", "perfect", "active"}
+      : paper ? std::vector<std::string>{"linear", "dynamic", "perfect", "active"}
+              : all_strategies;
+  auto strategies = parser.list("--strategy", default_strategies);
+  auto servant_demux = parser.list("--servant-demux", strategies);
+  auto operation_demux = parser.list("--operation-demux", strategies);
+  bool paired = !parser.flag("--all-pairs") && !paper;  // by default servant and operation demux go together
+  s.invocations =
+      parser.list("--invocation", quick ? std::vector<std::string>{"random", "worst-case"} : all_invocations);
+  s.servants = parser.number_list(
+      "--servants", quick ? std::vector<std::size_t>{1, 500} : std::vector<std::size_t>{1, 100, 200, 300, 400, 500});
+  s.operations = parser.number_list("--operations",
+                                    quick ? std::vector<std::size_t>{1, 100} : std::vector<std::size_t>{1, 10, 100});
+  s.series = parser.list("--series", {"iiop", "collocated"});
+  // Rounds and blocks (docs/experiments.md): 20 rounds of 300 blocks by default (a 95 % interval
+  // from the 6th and 15th of 20 round values); --quick 6 rounds, the fewest that give one.
+  s.rounds = parser.number("--rounds").value_or(quick ? 6 : paper ? 40 : 20);
+  s.blocks = parser.number("--blocks").value_or(quick ? 40 : paper ? 500 : 300);
+  s.per_visit = parser.number("--per-visit").value_or(1);
+  s.warmup = parser.number("--warmup").value_or(quick ? 10 : 50);
+  s.seed = static_cast<std::uint32_t>(parser.number("--seed").value_or(20240501));
+  s.instrument = !parser.flag("--no-instrument");
+  s.object_id_table = !parser.flag("--no-object-id-table");
+  parser.finish();
+  check_names(servant_demux, all_strategies, "--servant-demux");
+  check_names(operation_demux, all_strategies, "--operation-demux");
+  check_names(s.invocations, all_invocations, "--invocation");
+  check_names(s.series, all_series, "--series");
+  for (auto n : s.servants)
+    if (n == 0 || n > 100000) throw usage_error("--servants: expected 1..100000");
+  for (auto k : s.operations)
+    if (k == 0 || k > 10000) throw usage_error("--operations: expected 1..10000");
+  if (s.rounds == 0 || s.rounds > 10000) throw usage_error("--rounds: expected 1..10000");
+  if (s.blocks == 0 || s.blocks > 1000000) throw usage_error("--blocks: expected 1..1000000");
+  if (s.per_visit == 0 || s.per_visit > 100000) throw usage_error("--per-visit: expected 1..100000");
+  if (common.collocated)
+    throw usage_error(
+        "--collocated: the demux experiment's in-process series is --series collocated (calls "
+        "through the ORB's collocation, no socket)");
+  if (common.network && std::find(s.series.begin(), s.series.end(), "collocated") != s.series.end())
+    throw usage_error("--netns measures the network: name --series iiop");
+  std::sort(s.servants.begin(), s.servants.end());
+  std::sort(s.operations.begin(), s.operations.end());
+  if (paired && servant_demux.size() != operation_demux.size()) paired = false;
+  for (std::size_t i = 0; i < servant_demux.size(); ++i)
+    for (std::size_t j = 0; j < operation_demux.size(); ++j)
+      if (!paired || i == j) s.pairs.emplace_back(servant_demux[i], operation_demux[j]);
+  if (s.rounds < 6) std::cerr << "demux: fewer than 6 rounds give no 95 % interval: the CI columns stay empty\n";
+  set_up_network(common);
+
+  std::filesystem::create_directories(common.out);
+  std::cerr << "demux: " << apply_pinning(common.pin) << ", preset " << to_string(common.size) << ", out "
+            << common.out.string() << "\n";
+  note_run(common, "demux",
+           "paired: " + std::to_string(s.rounds) + " rounds of " + std::to_string(s.blocks) +
+               " blocks per invocation, " + std::to_string(s.per_visit) + " call(s) per visit, " +
+               std::to_string(s.pairs.size()) + " strategy pairs + reference + A/A twin + socket sentinel per block, " +
+               "warm-up " + std::to_string(s.warmup) + " blocks, seed " + std::to_string(s.seed));
+
+  auto started = std::chrono::steady_clock::now();
+  paired_run run(common, s);
+  for (auto& series : s.series) run.measure_series(series);
+  run.write_results();
   auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::cerr << "demux: " << table.rows.size() << " cells x " << s.rounds << " rounds in " << format_number(seconds, 1)
-            << " s -> " << (common.out / "demux.csv").string() << "\n";
+  std::cerr << "demux: " << s.servants.size() * s.operations.size() << " grid points x " << s.invocations.size()
+            << " invocations x " << s.series.size() << " series in " << format_number(seconds, 1) << " s -> "
+            << (common.out / "demux_added.csv").string() << "\n";
   run_report(common.out);
   return 0;
 }

@@ -13,12 +13,14 @@ namespace {
 
 constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB... options]
   server  [--ior-file PATH] [--servants N] [--operations K] [--transport iiop|uiop]
+          [--adapters name/servant_demux/operation_demux/N/K,...]
           [--no-object-id-table]
   demux   [--servants 1,100,...] [--operations 1,10,100]
           [--strategy linear,binary,dynamic,perfect,perfect-fast,active]
           [--servant-demux ...] [--operation-demux ...] [--all-pairs] [--no-object-id-table]
-          [--invocation request-train,round-robin,random,worst-case] [--requests N] [--no-instrument]
-          [--rounds R] [--order interleaved|contiguous] [--warmup W] [--seed S]
+          [--invocation request-train,round-robin,random,worst-case] [--series iiop,collocated]
+          [--rounds R] [--blocks B] [--per-visit K] [--warmup W] [--seed S] [--no-instrument]
+          (paired: every strategy, a reference and its A/A twin, and a socket sentinel in each block)
   latency [--mode twoway,oneway] [--types none,octet,short,long,double,char,binstruct] [--units 1,2,...,1024]
           [--echo-types echo_doubles,echo_longs,echo_records,echo_narecords,echo_any|none]
           [--echo-bytes 144,2416,...,24016]
