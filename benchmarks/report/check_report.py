@@ -2,8 +2,12 @@
 """The 'bench' suite's check of the report's statistics, on made-up runs whose answer is known:
 a machine whose speed changes from round to round (every cell of a round slowed alike, as the
 interleaved rounds make it), strategies whose true latencies are given. The summary must call a
-10 % gap beyond noise and no gap within it, noise_check.py must pass the good run and fail one
-where active demultiplexing grows by 10 %. Never runs sy-bench. Standard library only.
+10 % gap beyond noise and no gap within it. Then the paired design's demux_added.csv, written
+with given added latencies and intervals: the summary's ranking must read exactly as the
+intervals say, the paired plots must be written (when matplotlib is there), and noise_check.py
+must pass the run where linear is beyond noise, agrees with its probe and A/A is tight, and fail
+the runs where linear's interval overlaps another's, A/A is too wide, linear is 1.5x its probe,
+or demux_added.csv is missing. Never runs sy-bench. Standard library only.
 
 Usage: check_report.py OUT_DIR
 """
@@ -16,7 +20,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from sy_bench_report import median_ci  # noqa: E402
+from sy_bench_report import median_ci, plt  # noqa: E402
 
 COLUMNS = ["servant_demux", "operation_demux", "servants", "operations", "invocation", "samples", "mean_us",
            "median_us", "p99_us", "stddev_us", "min_us", "demux_ns", "rounds", "ci_low_us", "ci_high_us"]
@@ -57,12 +61,116 @@ def make_run(folder, growth, seed):
         out.writerows(round_rows)
 
 
+ADDED_COLUMNS = ["kind", "servant_demux", "operation_demux", "servants", "operations", "invocation", "transport",
+                 "added_us", "ci_low_us", "ci_high_us", "rounds", "probe_added_us", "mode", "per_visit", "blocks",
+                 "median_us", "reference_us", "sentinel_us", "ratio_to_socket"]
+# Added latency (us) and its interval's half-width at the largest point (500 x 100), worst case: the
+# intervals make the ranking "linear > dynamic ~ binary > perfect ~ perfect-fast ~ active".
+ADDED_TRUE = {"linear": (0.45, 0.04), "binary": (0.11, 0.015), "dynamic": (0.12, 0.015), "perfect": (0.02, 0.015),
+              "perfect-fast": (0.01, 0.015), "active": (0.0, 0.015)}
+ADDED_RANKING = "linear > dynamic ~ binary > perfect ~ perfect-fast ~ active"
+
+
+def make_added_run(folder, linear=(0.45, 0.04), linear_probe=0.43, aa_half_width=0.02, fresh=True):
+    """A paired run's demux_added.csv: iiop with modes all, fast and slow (slow with 5 rounds, so
+    no interval), and collocated, where linear is NOT beyond noise (the noise check must not look
+    there). Added latency shrinks towards the small points; probes agree with the added latency
+    except linear's, which is `linear_probe` at the largest point. fresh=False adds the file to a
+    folder that holds a run already."""
+    if fresh:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+    truth = dict(ADDED_TRUE, linear=linear)
+    rows = []
+    for transport in ("iiop", "collocated"):
+        for mode, rounds, blocks in ((("all", 20, 400), ("fast", 20, 280), ("slow", 5, 120))
+                                     if transport == "iiop" else (("all", 20, 400),)):
+            for n in (1, 100, 500):
+                for k in (1, 100):
+                    scale = (0.2 + 0.8 * n * k / (500 * 100))
+                    for invocation in ("random", "worst-case"):
+                        reference = 4.4 if transport == "iiop" else 0.4
+                        sentinel = 4.0 if transport == "iiop" else None
+                        for kind in list(truth) + ["aa"]:
+                            if kind == "aa":
+                                added_us, half, probe = 0.0, aa_half_width, None
+                            else:
+                                added_us, half = truth[kind]
+                                if transport == "collocated" and kind == "linear":
+                                    half = 0.4  # overlaps dynamic: not beyond noise
+                                added_us *= scale * (0.7 if invocation == "random" else 1.0)
+                                probe = (linear_probe if kind == "linear" else truth[kind][0])
+                                probe *= scale * (0.7 if invocation == "random" else 1.0)
+                            if mode == "slow":
+                                added_us *= 1.1
+                            low, high = ((f"{added_us - half:.4f}", f"{added_us + half:.4f}") if rounds >= 6
+                                         else ("", ""))
+                            median = reference + added_us
+                            servant, operation = ("active", "active") if kind == "aa" else (kind, kind)
+                            rows.append([kind, servant, operation, n, k, invocation, transport, f"{added_us:.4f}", low,
+                                         high, rounds, "" if probe is None else f"{probe:.4f}", mode, k, blocks,
+                                         f"{median:.3f}", f"{reference:.3f}",
+                                         "" if sentinel is None else f"{sentinel:.3f}",
+                                         "" if sentinel is None else f"{median / sentinel:.3f}"])
+    with open(os.path.join(folder, "demux_added.csv"), "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(ADDED_COLUMNS)
+        out.writerows(rows)
+
+
+def expect_fail(check, folder, reason):
+    """noise_check.py must fail the folder, for `reason` and no other."""
+    run = subprocess.run(check + [folder], capture_output=True, text=True)
+    sys.stdout.write(run.stdout)
+    fails = [l for l in run.stdout.splitlines() if ": FAIL: " in l]
+    if run.returncode == 0 or len(fails) != 1 or reason not in fails[0]:
+        fail(f"noise_check.py on {folder}: expected one '{reason}', got exit {run.returncode} and {fails}")
+
+
+def check_added(out, report, check):
+    alone = os.path.join(out, "added-alone")
+    make_added_run(alone)
+    if subprocess.run(report + [alone]).returncode != 0:
+        fail("sy_bench_report.py failed on a run of demux_added.csv alone")
+    # The paired file beside the absolute ones, as sy-bench demux writes them.
+    good = os.path.join(out, "added-good")
+    make_run(good, {"linear": 1.10, "perfect": 1.0, "active": 1.0}, 3)
+    make_added_run(good, fresh=False)
+    if subprocess.run(report + [good]).returncode != 0:
+        fail("sy_bench_report.py failed")
+    with open(os.path.join(good, "summary.md")) as f:
+        summary = f.read()
+    line = f"- worst-case: {ADDED_RANKING} (A/A [-0.020, 0.020] us)"
+    if line not in summary:
+        fail(f"summary.md lacks the ranking '{line}'")
+    if "the resolution of this run: [-0.020, 0.020] us" not in summary:
+        fail("summary.md does not state the A/A interval as the run's resolution")
+    if "| worst-case | linear | 0.450 [0.410, 0.490] | 0.430 | 1.05 |" not in summary:
+        fail("summary.md lacks linear's added latency beside its probe at the largest point")
+    if "| invocation | strategy | all | fast | slow |" not in summary:
+        fail("summary.md lacks the per-mode table")
+    if not 0 <= summary.find("### Paired") < summary.find("### Absolute latencies") < summary.find("### worst-case"):
+        fail("the paired section does not come first, before the absolute latencies")
+    if plt is not None:
+        for name in ("demux_added_worst-case.png", "demux_added_random.png", "demux_added_collocated_worst-case.png",
+                     "demux_added_collocated_random.png", "demux_worst-case.png"):
+            if not os.path.exists(os.path.join(good, name)):
+                fail(f"{name} was not written")
+    if subprocess.run(check + [good]).returncode != 0:
+        fail("noise_check.py failed a paired run that meets every condition")
+    # Each bad run breaks one condition, and the check must fail on that one alone.
+    cases = {"added-overlap": (dict(linear=(0.16, 0.05), linear_probe=0.16), "FAIL: (a)"),  # linear 0.11-0.21,
+             "added-aa-wide": (dict(aa_half_width=0.5), "FAIL: (c)"),                    # dynamic up to 0.135
+             "added-probe-off": (dict(linear_probe=0.30), "FAIL: (b)")}                  # linear 1.5x its probe
+    for name, (changes, reason) in cases.items():
+        make_added_run(os.path.join(out, name), **changes)
+        expect_fail(check, os.path.join(out, name), reason)
+
+
 def main():
     out = sys.argv[1]
     good = os.path.join(out, "good")
-    bad = os.path.join(out, "active-grows")
     make_run(good, {"linear": 1.10, "perfect": 1.0, "active": 1.0}, 1)
-    make_run(bad, {"linear": 1.10, "perfect": 1.0, "active": 1.10}, 2)
     report = [sys.executable, os.path.join(HERE, "sy_bench_report.py")]
     if subprocess.run(report + [good]).returncode != 0:
         fail("sy_bench_report.py failed")
@@ -81,10 +189,9 @@ def main():
     if "[" not in summary.split("### worst-case")[1].split("###")[0]:
         fail("the worst-case table shows no intervals")
     check = [sys.executable, os.path.join(HERE, "noise_check.py")]
-    if subprocess.run(check + [good]).returncode != 0:
-        fail("noise_check.py failed a run that meets both conditions")
-    if subprocess.run(check + [bad]).returncode == 0:
-        fail("noise_check.py passed a run where active grows by 10 %")
+    # Runs from before the paired design (demux.csv alone) are not checked by the new rule.
+    expect_fail(check, good, "no demux_added.csv")
+    check_added(out, report, check)
     print("check_report: ok")
 
 

@@ -17,7 +17,11 @@ REQUIRED = {
                             "samples", "mean_us", "median_us", "p99_us", "rounds", "ci_low_us", "ci_high_us",
                             "ci_coverage", "link", "operation_lookup", "servant_lookup"],
               "demux_rounds.csv": ["servant_demux", "operation_demux", "servants", "operations", "invocation",
-                                   "round", "position", "median_us"]},
+                                   "round", "position", "median_us"],
+              "demux_added.csv": ["kind", "servant_demux", "operation_demux", "servants", "operations", "invocation",
+                                  "transport", "added_us", "ci_low_us", "ci_high_us", "rounds", "probe_added_us",
+                                  "mode", "per_visit", "blocks", "median_us", "reference_us", "sentinel_us",
+                                  "ratio_to_socket"]},
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
                                 "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket", "link",
                                 "interface", "dii_request"],
@@ -35,6 +39,11 @@ POSITIVE = {"requests_per_s", "p50_us", "server_rss_kb", "requests", "connection
 NON_NEGATIVE = {"server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns",
                 "operation_demux_ns", "mbps_ci_low", "mbps_ci_high", "demux_ns_ci_low", "demux_ns_ci_high"}
 FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to_socket"}  # fits may dip below 0
+# Files whose columns mean something else than the same names elsewhere (demux_added.csv's rounds may be
+# 0 and its intervals are differences, below 0 or empty): checked by their own function, not by the sets.
+CHECKED_APART = {"demux_added.csv"}
+ADDED_KINDS = {"linear", "binary", "dynamic", "perfect", "perfect-fast", "active", "aa"}
+INVOCATIONS = {"request-train", "round-robin", "random", "worst-case"}
 
 
 def fail(message):
@@ -86,6 +95,87 @@ def check_interfaces(out_dir, args):
     print(f"check_results: interfaces {','.join(wanted)} ok")
 
 
+def check_demux_added(out_dir):
+    """demux_added.csv, the paired design: the columns in their order; per row a known kind, transport,
+    mode and invocation, counts that are non-negative integers, the added latency inside its interval
+    when there is one, a probe only for strategies, the sentinel only over iiop; an `aa` row for every
+    (servants, operations, invocation, transport, mode) with strategy rows, and mode `all` wherever
+    fast or slow was written."""
+    name = "demux_added.csv"
+    with open(os.path.join(out_dir, name), newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader, [])
+        rows = [dict(zip(header, line)) for line in reader]
+    if header != REQUIRED["demux"][name]:
+        fail(f"{name}: columns {header}, expected {REQUIRED['demux'][name]} in that order")
+
+    def number(where, r, c, empty_ok=False):
+        if r[c] == "" and empty_ok:
+            return None
+        try:
+            x = float(r[c])
+        except ValueError:
+            fail(f"{where}: {c}='{r[c]}' is not a number")
+        if not math.isfinite(x):
+            fail(f"{where}: {c}={r[c]} is not finite")
+        return x
+
+    groups, aa, modes = set(), set(), set()
+    for i, r in enumerate(rows, 2):
+        where = (f"{name}:{i} ({r['kind']} {r['servants']}x{r['operations']} {r['invocation']} {r['transport']} "
+                 f"{r['mode']})")
+        if r["kind"] not in ADDED_KINDS:
+            fail(f"{where}: kind '{r['kind']}'")
+        if r["transport"] not in ("iiop", "collocated"):
+            fail(f"{where}: transport '{r['transport']}'")
+        if r["mode"] not in ("all", "fast", "slow"):
+            fail(f"{where}: mode '{r['mode']}', not all, fast or slow")
+        if r["invocation"] not in INVOCATIONS:
+            fail(f"{where}: invocation '{r['invocation']}'")
+        expected = ("active", "active") if r["kind"] == "aa" else (r["kind"], r["kind"])
+        if (r["servant_demux"], r["operation_demux"]) != expected:
+            fail(f"{where}: servant/operation demux {r['servant_demux']}/{r['operation_demux']}, expected "
+                 f"{expected[0]}/{expected[1]}")
+        for c in ("servants", "operations"):
+            if not r[c].isdigit() or int(r[c]) <= 0:
+                fail(f"{where}: {c}='{r[c]}' is not a positive integer")
+        for c in ("rounds", "blocks", "per_visit"):
+            if not r[c].isdigit():
+                fail(f"{where}: {c}='{r[c]}' is not a non-negative integer")
+        added = number(where, r, "added_us")
+        low, high = number(where, r, "ci_low_us", True), number(where, r, "ci_high_us", True)
+        if (low is None) != (high is None):
+            fail(f"{where}: one end of the interval only")
+        if low is not None and not low <= added <= high:
+            fail(f"{where}: added {added} outside [{low}, {high}]")
+        probe = number(where, r, "probe_added_us", True)
+        if r["kind"] == "aa" and probe is not None:
+            fail(f"{where}: a probe on the A/A row")
+        for c in ("median_us", "reference_us"):
+            if not number(where, r, c) > 0:
+                fail(f"{where}: {c}={r[c]} is not positive")
+        sentinel = number(where, r, "sentinel_us", True)
+        ratio = number(where, r, "ratio_to_socket", True)
+        if r["transport"] == "collocated" and (sentinel is not None or ratio is not None):
+            fail(f"{where}: a sentinel on a collocated row")
+        if r["transport"] == "iiop" and (sentinel is None or not sentinel > 0 or ratio is None or not ratio > 0):
+            fail(f"{where}: no positive sentinel_us / ratio_to_socket over iiop")
+        group = (r["servants"], r["operations"], r["invocation"], r["transport"], r["mode"])
+        (aa if r["kind"] == "aa" else groups).add(group)
+        modes.add(group)
+    for g in sorted(groups - aa):
+        fail(f"{name}: no aa row for {g[0]}x{g[1]} {g[2]} {g[3]} mode {g[4]}")
+    for g in sorted(modes):
+        if g[4] != "all" and g[:4] + ("all",) not in modes:
+            fail(f"{name}: mode {g[4]} rows but none of mode all for {g[0]}x{g[1]} {g[2]} {g[3]}")
+    summary = os.path.join(out_dir, "summary.md")
+    if os.path.exists(summary):
+        with open(summary) as f:
+            if "the resolution of this run" not in f.read():
+                fail("summary.md has no paired section (the A/A resolution) though demux_added.csv exists")
+    print(f"check_results: {name}: aa rows and intervals ok")
+
+
 def main():
     sy_bench, out_dir, command = sys.argv[1], sys.argv[2], sys.argv[3]
     shutil.rmtree(out_dir, ignore_errors=True)
@@ -103,7 +193,7 @@ def main():
         for c in columns:
             if c not in rows[0]:
                 fail(f"{name} lacks column {c}")
-        for i, r in enumerate(rows, 2):
+        for i, r in enumerate(rows if name not in CHECKED_APART else [], 2):
             for c, v in r.items():
                 if c in POSITIVE:
                     try:
@@ -154,6 +244,7 @@ def main():
             # --quick's interfaces (1 and 100 operations) are syidl's, the ids in the gperf table.
             if r["servant_demux"] == "perfect" and (r["operation_lookup"], r["servant_lookup"]) != ("gperf", "gperf"):
                 fail(f"demux.csv: perfect served by {r['operation_lookup']}/{r['servant_lookup']}, not gperf/gperf")
+        check_demux_added(out_dir)
     if command == "ttcp":
         with open(os.path.join(out_dir, "ttcp.csv"), newline="") as f:
             rows = list(csv.DictReader(f))

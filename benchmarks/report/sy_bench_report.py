@@ -3,8 +3,8 @@
 
 Usage: /usr/bin/python3 sy_bench_report.py DIR
 
-Reads whichever of demux.csv, whitebox.csv, latency.csv, latency_trends.csv, ttcp.csv, soak.csv,
-load.csv exist.
+Reads whichever of demux_added.csv, demux.csv, whitebox.csv, latency.csv, latency_trends.csv,
+ttcp.csv, soak.csv, load.csv exist.
 Plots need matplotlib (Debian's python3-matplotlib, Agg backend); without it the summary is
 still written and a note goes to stderr. Standard library otherwise.
 """
@@ -132,8 +132,210 @@ def pair_name(p):
     return p[0] if p[0] == p[1] else f"{p[0]}/{p[1]}"
 
 
-def demux_section(out_dir, rows, white, round_rows, pngs):
+# ---- demux, paired design (demux_added.csv) ------------------------------------------------------
+# One server hosts every strategy and a reference adapter (active, 1 servant x 1 operation); the
+# client visits them all in each block in a balanced random order, so a strategy minus the reference
+# in the same block cancels whatever the machine did in that block. added_us is the median over
+# rounds of the per-round median differences, with the distribution-free 95 % interval; the `aa` row
+# (the reference's twin minus the reference) is the run's resolution.
+
+ADDED_TRANSPORTS = ["iiop", "collocated"]
+MODES = ["all", "fast", "slow"]
+
+
+def added_cells(rows):
+    """demux_added.csv's rows by (kind, servants, operations, invocation, transport, mode)."""
+    cells = {}
+    for r in rows:
+        cells[(r["kind"], int(r["servants"]), int(r["operations"]), r["invocation"],
+               r.get("transport") or "iiop", r.get("mode") or "all")] = r
+    return cells
+
+
+def added_interval(r):
+    """(added_us, ci_low_us, ci_high_us) of a demux_added.csv row; the bounds None below 6 rounds."""
+    return num(r.get("added_us")), num(r.get("ci_low_us")), num(r.get("ci_high_us"))
+
+
+def added_beyond(higher, lower):
+    """Is `higher` above `lower` beyond noise: its interval's low end above the other's high end?"""
+    low, high = num(higher.get("ci_low_us")), num(lower.get("ci_high_us"))
+    return low is not None and high is not None and low > high
+
+
+def added_kinds(cells, transport):
+    kinds = {k[0] for k in cells if k[4] == transport and k[0] != "aa"}
+    return sorted(kinds, key=lambda s: (strategy_rank(s), s))
+
+
+def added_largest(cells, transport, mode="all"):
+    """The largest grid point (servants, operations) with strategy rows: max servants x max operations
+    on a full grid."""
+    points = {(k[1], k[2]) for k in cells if k[4] == transport and k[5] == mode and k[0] != "aa"}
+    return max(points, key=lambda p: (p[0] * p[1], p)) if points else None
+
+
+def added_ranking(cells, point, invocation, transport, mode="all"):
+    """Strategies from most to least added latency at one point: `>` where the gap is beyond noise
+    (the higher one's ci_low above the lower one's ci_high), `~` where it is within."""
+    present = [s for s in added_kinds(cells, transport) if (s,) + point + (invocation, transport, mode) in cells]
+    if not present:
+        return ""
+    row = {s: cells[(s,) + point + (invocation, transport, mode)] for s in present}
+    present.sort(key=lambda s: -num(row[s]["added_us"], 0.0))  # stable: ties keep STRATEGIES' order
+    chain = present[0]
+    for a, b in zip(present, present[1:]):
+        chain += (" > " if added_beyond(row[a], row[b]) else " ~ ") + b
+    return chain
+
+
+def added_widest_aa(cells, transport, mode="all"):
+    """The A/A row with the widest interval over the grid (None when no A/A row has one)."""
+    rows = [r for k, r in cells.items() if k[0] == "aa" and k[4] == transport and k[5] == mode
+            and num(r.get("ci_low_us")) is not None and num(r.get("ci_high_us")) is not None]
+    return max(rows, key=lambda r: num(r["ci_high_us"]) - num(r["ci_low_us"])) if rows else None
+
+
+def added_text(r, digits=3):
+    return ci_text(*added_interval(r), digits) if r else ""
+
+
+def demux_added_section(out_dir, added, pngs):
+    cells = added_cells(added)
+    text = ["### Paired: latency added over the reference (demux_added.csv, the headline)\n",
+            "One server hosts every strategy and a reference adapter (active demultiplexing, 1 servant x 1 "
+            "operation); in each block the client visits every strategy, the reference, its A/A twin and a "
+            "raw-socket ping-pong (the sentinel) once, in a balanced random order. Added latency is a "
+            "strategy's block value minus the reference's in the same block: the median over rounds of each "
+            "round's median difference, us, with its 95 % interval [low, high]. `>`: the gap is beyond noise "
+            "(the higher one's interval lies wholly above the lower one's), `~`: within. `probe` is the "
+            "server's demultiplexing time over the reference's, from its probes.\n"]
+    transports = [t for t in ADDED_TRANSPORTS if any(k[4] == t for k in cells)]
+    transports += sorted({k[4] for k in cells} - set(transports))
+    for transport in transports:
+        point = added_largest(cells, transport)
+        if point is None:
+            continue
+        invocations = [i for i in INVOCATIONS if any(k[3] == i and k[4] == transport for k in cells)]
+        text.append(f"\n#### {transport}: {point[0]} servants x {point[1]} operations\n")
+        widest = added_widest_aa(cells, transport)
+        if widest is not None:
+            text.append(f"A/A (the reference's twin minus the reference), the resolution of this run: "
+                        f"[{fmt(num(widest['ci_low_us']), 3)}, {fmt(num(widest['ci_high_us']), 3)}] us at its "
+                        f"widest ({widest['servants']} x {widest['operations']}, {widest['invocation']}); at "
+                        f"{point[0]} x {point[1]} it follows each ranking. Smaller differences are not told "
+                        "apart.\n")
+        else:
+            text.append("A/A, the resolution of this run: no interval (fewer than 6 rounds).\n")
+        lines = []
+        for inv in invocations:
+            chain = added_ranking(cells, point, inv, transport)
+            if not chain:
+                continue
+            aa = cells.get(("aa",) + point + (inv, transport, "all"))
+            low, high = (num(aa.get("ci_low_us")), num(aa.get("ci_high_us"))) if aa else (None, None)
+            note = (f" (A/A [{fmt(low, 3)}, {fmt(high, 3)}] us)" if low is not None and high is not None
+                    else " (A/A: no interval)")
+            lines.append(f"- {inv}: {chain}{note}\n")
+        text.append("\n" + "".join(lines))
+        table = []
+        for inv in invocations:
+            for s in added_kinds(cells, transport) + ["aa"]:
+                r = cells.get((s,) + point + (inv, transport, "all"))
+                if r is None:
+                    continue
+                added_us, probe = num(r.get("added_us")), num(r.get("probe_added_us"))
+                ratio = added_us / probe if added_us is not None and probe else None
+                name = "aa (twin - reference)" if s == "aa" else s
+                table.append([inv, name, added_text(r), fmt(probe, 3), fmt(ratio, 2), fmt(num(r.get("median_us")), 2),
+                              fmt(num(r.get("ratio_to_socket")), 2)])
+        text.append("\n" + md_table(["invocation", "strategy", "added us [95 %]", "probe added us", "added / probe",
+                                     "median us", "x socket"], table))
+        modes = [m for m in MODES[1:] if any(k[4] == transport and k[5] == m for k in cells)]
+        if modes:
+            text.append(f"\nBy the sentinel's mode (blocks labeled fast or slow by the socket ping-pong), "
+                        f"{point[0]} x {point[1]}: added us [95 %]; blocks, sentinel and reference us from the "
+                        "A/A row.\n")
+            table = []
+            for inv in invocations:
+                for s in added_kinds(cells, transport) + ["aa"]:
+                    line = [inv, s]
+                    for m in ["all"] + modes:
+                        line.append(added_text(cells.get((s,) + point + (inv, transport, m))))
+                    if any(line[2:]):
+                        table.append(line)
+                aa = [cells.get(("aa",) + point + (inv, transport, m)) for m in ["all"] + modes]
+                for label, column, digits in (("(blocks)", "blocks", 0), ("(sentinel us)", "sentinel_us", 2),
+                                              ("(reference us)", "reference_us", 2)):
+                    table.append([inv, label] + [fmt(num(r.get(column)), digits) if r else "" for r in aa])
+            text.append(md_table(["invocation", "strategy"] + ["all"] + modes, table))
+        if plt is not None:
+            added_plots(out_dir, cells, transport, invocations, pngs)
+    return "\n".join(text)
+
+
+def added_plots(out_dir, cells, transport, invocations, pngs):
+    """demux_added[_<transport>]_<invocation>.png: added latency against servants, a subplot per
+    operations count, a line and 95 % band per strategy, its probe dashed in the same colour, the A/A
+    interval grey."""
+    from matplotlib.lines import Line2D
+    mine = {k: r for k, r in cells.items() if k[4] == transport and k[5] == "all"}
+    operations = sorted({k[2] for k in mine})
+    servants = sorted({k[1] for k in mine})
+    for inv in invocations:
+        fig, axes = plt.subplots(1, len(operations), figsize=(4.2 * len(operations), 3.6), sharey=True,
+                                 squeeze=False)
+        for ax, k in zip(axes[0], operations):
+            aa = [(n, mine[("aa", n, k, inv, transport, "all")]) for n in servants
+                  if ("aa", n, k, inv, transport, "all") in mine]
+            aa = [(n, num(r.get("ci_low_us")), num(r.get("ci_high_us"))) for n, r in aa]
+            aa = [p for p in aa if p[1] is not None and p[2] is not None]
+            if aa:
+                ax.fill_between([p[0] for p in aa], [p[1] for p in aa], [p[2] for p in aa], color="grey",
+                                alpha=0.3, linewidth=0, label="A/A 95 %")
+            ax.axhline(0.0, color="black", linewidth=0.8)
+            for s in added_kinds(cells, transport):
+                pts = [(n, mine[(s, n, k, inv, transport, "all")]) for n in servants
+                       if (s, n, k, inv, transport, "all") in mine]
+                pts = [(n,) + added_interval(r) + (num(r.get("probe_added_us")),) for n, r in pts]
+                pts = [p for p in pts if p[1] is not None]
+                if not pts:
+                    continue
+                colour = STRATEGY_COLOURS.get(s)
+                line = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", color=colour, label=s)[0]
+                colour = line.get_color()
+                band = [p for p in pts if p[2] is not None and p[3] is not None]
+                if band:
+                    ax.fill_between([p[0] for p in band], [p[2] for p in band], [p[3] for p in band],
+                                    color=colour, alpha=0.15, linewidth=0)
+                probe = [p for p in pts if p[4] is not None]
+                if probe:
+                    ax.plot([p[0] for p in probe], [p[4] for p in probe], linestyle="--", color=colour)
+            ax.set_title(f"{k} operation{'s' if k != 1 else ''}")
+            ax.set_xlabel("servants")
+            ax.grid(alpha=0.3)
+        axes[0][0].set_ylabel("added latency over the reference (us)")
+        handles, labels = axes[0][-1].get_legend_handles_labels()
+        handles.append(Line2D([], [], color="black", linestyle="--"))
+        labels.append("probe (dashed)")
+        axes[0][-1].legend(handles, labels, fontsize=7)
+        fig.suptitle(f"Demultiplexing, paired: added latency, {inv} invocation, {transport}")
+        fig.tight_layout()
+        name = f"demux_added_{inv}.png" if transport == "iiop" else f"demux_added_{transport}_{inv}.png"
+        fig.savefig(os.path.join(out_dir, name), dpi=90)
+        plt.close(fig)
+        pngs.append(name)
+
+
+def demux_section(out_dir, rows, white, round_rows, pngs, added=()):
     text = ["## Demultiplexing (latency paper, section 5.3, figures 31-32)\n"]
+    if added:
+        # The paired figures first: they are what the run tells apart; absolute latencies follow.
+        text.append(demux_added_section(out_dir, added, pngs))
+        if rows:
+            text.append("\n### Absolute latencies (demux.csv)\n")
+    if not rows:
+        return "\n".join(text)
     rounds_per_cell = sorted({r.get("rounds", "") for r in rows} - {""})
     text.append("Two-way latency of a parameterless call, us: the median of each cell's round medians "
                 "and its 95 % interval [low, high] (each cell measured in "
@@ -655,9 +857,10 @@ def main():
     pngs = []
     sections = []
     demux = read(os.path.join(out_dir, "demux.csv"))
-    if demux:
+    demux_added = read(os.path.join(out_dir, "demux_added.csv"))
+    if demux or demux_added:
         sections.append(demux_section(out_dir, demux, read(os.path.join(out_dir, "whitebox.csv")),
-                                      read(os.path.join(out_dir, "demux_rounds.csv")), pngs))
+                                      read(os.path.join(out_dir, "demux_rounds.csv")), pngs, demux_added))
     latency = read(os.path.join(out_dir, "latency.csv"))
     if latency:
         sections.append(latency_section(out_dir, latency, read(os.path.join(out_dir, "latency_trends.csv")), pngs))
