@@ -337,11 +337,12 @@ def demux_section(out_dir, rows, white, round_rows, pngs, added=()):
     if not rows:
         return "\n".join(text)
     rounds_per_cell = sorted({r.get("rounds", "") for r in rows} - {""})
+    how = ("visited in paired blocks beside every other strategy, the reference and the socket sentinel"
+           if added else "interleaved with every other cell in a shuffled order")
     text.append("Two-way latency of a parameterless call, us: the median of each cell's round medians "
                 "and its 95 % interval [low, high] (each cell measured in "
-                f"{'/'.join(rounds_per_cell) or 'one'} short rounds interleaved with every other cell in a "
-                "shuffled order; docs/experiments.md). `demux_ns` in parentheses is the server's servant + "
-                "operation demultiplexing per request from its probes.\n")
+                f"{'/'.join(rounds_per_cell) or 'one'} rounds, {how}; docs/experiments.md). `demux_ns` in "
+                "parentheses is the server's servant + operation demultiplexing per request from its probes.\n")
     pairs = []
     for r in rows:
         p = (r["servant_demux"], r["operation_demux"])
