@@ -57,6 +57,13 @@ void adapter_registry::deactivate_all() noexcept {
   for (std::uint32_t i = 0; i < count; ++i) adapters_[i].load(std::memory_order_acquire)->deactivate_all();
 }
 
+bool adapter_registry::is_own_key(std::string_view object_key) const {
+  if (auto parsed = parse_object_key(object_key))
+    return parsed->adapter_index < adapter_count_.load(std::memory_order_acquire);
+  std::shared_lock lock(mutex_);
+  return plain_keys_.find(object_key) != plain_keys_.end();
+}
+
 bool adapter_registry::object_exists(std::string_view object_key) {
   dispatch_target target;
   // _is_a is answered for every object that exists, and for nothing else.

@@ -73,6 +73,10 @@ class adapter_registry {
   // Deactivates every object of every adapter (ORB::destroy).
   void deactivate_all() noexcept;
 
+  // Whether `object_key` is one of this registry's keys (an adapter's, or a plain key bound to
+  // one), active or not: a reference with it and one of this ORB's endpoints is collocated.
+  bool is_own_key(std::string_view object_key) const;
+
   // Whether `object_key` names an active object (a LocateRequest).
   bool object_exists(std::string_view object_key);
 

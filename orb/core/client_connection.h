@@ -126,6 +126,17 @@ class client_connection {
       message_ = {};
     }
     const giop::message_view& message() const noexcept { return message_; }
+    // A reply that crossed no connection (a collocated call, orb/core/collocation.h): a view of
+    // the caller's buffer, valid while that buffer is; or, for a reply taken later, a copy.
+    void hold(const giop::message_view& message) noexcept {
+      clear();
+      message_ = message;
+    }
+    void hold_copy(std::span<const std::byte> message) {
+      clear();
+      copy_.assign(message.begin(), message.end());
+      message_ = giop::make_message_view(copy_, 0xffffffffu);
+    }
 
    private:
     friend class client_connection;

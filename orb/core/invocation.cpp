@@ -3,6 +3,7 @@
 #include <new>
 #include <utility>
 
+#include "orb/core/collocation.h"
 #include "orb/core/invocation_state.h"
 #include "orb/core/orb_impl.h"
 #include "orb/core/request_header_cache.h"
@@ -51,6 +52,13 @@ void send_request(core::client_connection& connection, cdr::output_stream& out, 
   connection.send({buffers, count}, deadline);
 }
 
+// Request ids of collocated calls: no connection to count them; unique in the thread is enough
+// (the reply comes back to the call that made the request).
+std::uint32_t next_collocated_request_id() noexcept {
+  thread_local std::uint32_t last = 0;
+  return ++last;
+}
+
 core::invocation_state& state_of(std::byte* storage) {
   return *std::launder(reinterpret_cast<core::invocation_state*>(storage));
 }
@@ -96,15 +104,21 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   state.reply.clear();
   state.bound = target_.state()->bind(state.deadline);
   state.protocol = giop::protocol_for(state.bound.giop_minor);
-  state.request_id = state.bound.connection->next_request_id();
+  // The first request on a connection says which code sets we chose (GIOP 1.1 and later). A
+  // collocated binding has no connection: its request is read by this same ORB.
+  bool send_code_sets = false;
+  if (core::client_connection* connection = state.bound.connection.get()) [[likely]] {
+    state.request_id = connection->next_request_id();
+    send_code_sets = state.bound.giop_minor >= 1 && connection->take_code_sets_turn();
+  } else {
+    state.request_id = next_collocated_request_id();
+  }
 
   cdr::output_stream& out = request_stream();
   out.reset();
   out.set_giop_minor(state.bound.giop_minor);
 
-  // The first request on a connection says which code sets we chose (GIOP 1.1 and later); our
-  // own servers get the operation's index for active demultiplexing.
-  const bool send_code_sets = state.bound.giop_minor >= 1 && state.bound.connection->take_code_sets_turn();
+  // Our own servers get the operation's index for active demultiplexing.
   const std::uint32_t sent_index = state.bound.peer_is_switchyard ? operation_index_ : no_operation_index;
   const std::uint8_t response_flags =
       response_expected ? giop::response_flags::with_target : giop::response_flags::none;
@@ -182,18 +196,29 @@ cdr::output_stream& invocation::begin(bool response_expected) {
 bool invocation::complete_twoway(user_exception_raiser raise_user) {
   core::invocation_state& state = state_of(state_);
 
-  try {
-    send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
-    state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
-  } catch (const SystemException& e) {
-    if (send_again(e)) return false;
-    throw;
+  if (state.bound.connection) [[likely]] {
+    try {
+      send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
+      state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
+    } catch (const SystemException& e) {
+      if (send_again(e)) return false;
+      throw;
+    }
+  } else {
+    // Collocated: served in this thread; -ORBCallTimeout does not cut it off.
+    core::call_collocated(target_.state()->orb(), request_stream(), state.mark, state.reply);
   }
   return take_reply(raise_user);
 }
 
 bool invocation::send_twoway() {
   core::invocation_state& state = state_of(state_);
+  if (!state.bound.connection) [[unlikely]] {
+    // Collocated: served now; the reply is kept (copied) until receive_reply takes it.
+    core::call_collocated(target_.state()->orb(), request_stream(), state.mark, state.reply, true);
+    state.reply_taken = true;
+    return true;
+  }
   try {
     send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
   } catch (const SystemException& e) {
@@ -245,6 +270,10 @@ bool invocation::receive_twoway(user_exception_raiser raise_user) {
 
 bool invocation::complete_oneway() {
   core::invocation_state& state = state_of(state_);
+  if (!state.bound.connection) [[unlikely]] {
+    core::call_collocated(target_.state()->orb(), request_stream(), state.mark, state.reply);
+    return true;
+  }
   try {
     send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
   } catch (const SystemException& e) {

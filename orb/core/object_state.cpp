@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "orb/core/collocation.h"
 #include "orb/core/orb_impl.h"
 #include "orb/ior/iiop_profile.h"
 #include "orb/ior/tags.h"
@@ -39,7 +40,13 @@ object_state::object_state(std::shared_ptr<orb_impl> orb, iop::ior reference)
 
 binding object_state::bind(call_deadline deadline) {
   std::lock_guard lock(mutex_);
-  if (current_.connection && current_.connection->is_open()) return current_;
+  // The remote path tests what it tested before; a collocated binding is looked at only when
+  // there is no connection.
+  if (current_.connection) {
+    if (current_.connection->is_open()) return current_;
+  } else if (current_.collocated) {
+    return current_;
+  }
   return bind_locked(forward_targets_.empty() ? targets_ : forward_targets_, deadline);
 }
 
@@ -47,6 +54,19 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
   if (targets.empty())
     throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
                           ior_.is_nil() ? "nil object reference" : "no usable profile in the IOR of " + ior_.type_id);
+  // A target in this ORB itself is served without a socket: looked for once per binding.
+  if (orb_->options().collocation != collocation_mode::none) {
+    for (const auto& target : targets) {
+      if (!names_this_orb(*orb_, target)) continue;
+      current_.connection.reset();
+      current_.object_key = std::make_shared<const std::vector<std::byte>>(target.object_key);
+      current_.giop_minor = std::min(target.version.minor, orb_->options().giop_minor);
+      current_.peer_is_switchyard = true;  // our own adapters: the operation index is good
+      current_.id = next_binding_id();
+      current_.collocated = true;
+      return current_;
+    }
+  }
   // Each target in turn: the first that connects wins. TRANSIENT from the last if none does.
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const auto& target = targets[i];
@@ -57,6 +77,7 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
       current_.giop_minor = std::min(target.version.minor, orb_->options().giop_minor);
       current_.peer_is_switchyard = peer_is_switchyard_ && forward_targets_.empty();
       current_.id = next_binding_id();
+      current_.collocated = false;
       return current_;
     } catch (const SystemException& e) {
       if (i + 1 == targets.size() || e.kind() == SystemExceptionKind::TIMEOUT) throw;

@@ -22,6 +22,9 @@ struct binding {
   std::shared_ptr<const std::vector<std::byte>> object_key;
   std::uint8_t giop_minor = 2;
   bool peer_is_switchyard = false;  // sends the operation index for active demultiplexing
+  // The target is an object of this same ORB (-ORBCollocation thru-adapter or direct): no
+  // connection; the invocation serves the request in its own thread (orb/core/collocation.h).
+  bool collocated = false;
   // Unique to this binding in the process (never 0): what the request header cache keys on.
   std::uint64_t id = 0;
 };
@@ -34,7 +37,9 @@ class object_state {
   orb_impl& orb() const noexcept { return *orb_; }
 
   // The current binding, connecting if need be (its connection is rebound once it is no longer
-  // open): TRANSIENT when no target can be reached, TIMEOUT when `deadline` passes first.
+  // open): TRANSIENT when no target can be reached, TIMEOUT when `deadline` passes first. A
+  // target that names this ORB itself binds without a connection (collocated) unless
+  // -ORBCollocation none.
   binding bind(call_deadline deadline = std::nullopt);
   // LOCATION_FORWARD: later requests go to `forward` (until it fails).
   void forward_to(const iop::ior& forward);

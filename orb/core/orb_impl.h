@@ -63,6 +63,8 @@ class orb_impl final : public adapter::reference_factory, public std::enable_sha
   void dump_instrumentation(std::ostream& out) const;
   // The profile summed over every server thread.
   instrument::probe_snapshot probe_snapshot() const { return probes_.snapshot(); }
+  // Every server thread's probe table, and those collocated calls lease.
+  instrument::probe_table_set& probes() noexcept { return probes_; }
 
  private:
   void ensure_listening();

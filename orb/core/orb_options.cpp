@@ -89,6 +89,16 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     } else {
       bad_option(name, "expected adaptive, reactive or thread-per-connection, got '" + std::string(value()) + "'");
     }
+  } else if (is("-ORBCollocation")) {
+    if (value() == "thru-adapter") {
+      options.collocation = collocation_mode::thru_adapter;
+    } else if (value() == "direct") {
+      options.collocation = collocation_mode::direct;
+    } else if (value() == "none") {
+      options.collocation = collocation_mode::none;
+    } else {
+      bad_option(name, "expected thru-adapter, direct or none, got '" + std::string(value()) + "'");
+    }
   } else if (is("-ORBDedicatedThreads")) {
     options.dedicated_threads = parse_number<unsigned>(name, value(), 0, 100'000);
   } else if (is("-ORBEventLoops")) {

@@ -39,6 +39,14 @@ struct server_limits {
   std::chrono::milliseconds message_timeout{30'000};
 };
 
+// How a call to an object of this same ORB is made (-ORBCollocation; docs/orb.md, "Collocated
+// calls").
+enum class collocation_mode : std::uint8_t {
+  thru_adapter,  // in the caller's thread, through the server's dispatch (adapter, skeleton), no socket
+  direct,        // generated stubs call the servant's method; everything else as thru_adapter
+  none,          // through the transport, as to any other server
+};
+
 struct orb_options {
   // -ORBListenEndpoints iiop://host:port (several; also several in one value, separated by ';').
   std::vector<std::string> listen_endpoints;
@@ -73,6 +81,8 @@ struct orb_options {
   // -ORBMaxMessageSize bytes: larger incoming messages (reassembled) are refused, by the
   // server and by the client.
   std::uint32_t max_message_size = 64u << 20;
+  // -ORBCollocation thru-adapter|direct|none.
+  collocation_mode collocation = collocation_mode::thru_adapter;
   // -ORBInstrument [0|1]: switch the request-path probes on (when compiled in).
   bool instrument = false;
   // -ORBInstrumentFile PATH: where the probe table goes at shutdown (default: stderr).

@@ -6,7 +6,7 @@
 #include "orb/core/message_trace.h"
 #include "orb/core/object_state.h"
 #include "orb/core/orb_impl.h"
-#include "orb/core/reply_sink.h"
+#include "orb/core/request_dispatch.h"
 #include "orb/core/server.h"
 #include "orb/core/server_loop.h"
 #include "orb/core/service_contexts.h"
@@ -25,39 +25,6 @@
 namespace switchyard::core {
 
 namespace {
-
-// Set while a thread runs a servant: ORB::shutdown(true) from there would wait for itself.
-thread_local bool in_upcall = false;
-
-// The object key a request names, whatever its addressing: a view for KeyAddr (the common
-// case); for ProfileAddr and ReferenceAddr the key is copied out of the profile into `storage`.
-std::string_view object_key_of(const giop::target_address& target, std::uint8_t minor, iop::octets& storage) {
-  auto as_view = [](std::span<const std::byte> bytes) {
-    return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  };
-  switch (target.disposition) {
-    case giop::addressing_disposition::key_addr:
-      return as_view(target.object_key);
-    case giop::addressing_disposition::profile_addr: {
-      auto in = target.profile.stream(minor);
-      std::uint32_t tag = in.read_ulong();
-      std::uint32_t length = in.read_length(1);
-      if (tag != iop::tag_internet_iop) return {};
-      storage = iop::decode_iiop_profile({in.take(length), length}).object_key;
-      return as_view(storage);
-    }
-    case giop::addressing_disposition::reference_addr: {
-      auto in = target.ior.stream(minor);
-      iop::ior reference = iop::read_ior(in);
-      if (target.selected_profile_index >= reference.profiles.size()) return {};
-      const auto& profile = reference.profiles[target.selected_profile_index];
-      if (profile.tag != iop::tag_internet_iop) return {};
-      storage = iop::decode_iiop_profile(profile.data).object_key;
-      return as_view(storage);
-    }
-  }
-  return {};
-}
 
 // A connection's requests queued or being served in the pool at once; beyond it, the connection
 // is not read until one finishes (one peer cannot take the whole queue).
@@ -90,35 +57,6 @@ bool take_buffered(message_reader& reader, instrument::phase_timer& timer, GoOn 
 }
 
 }  // namespace
-
-// The reply_sink of one request: writes the reply header into `out` on demand.
-class server_connection::request_reply final : public reply_sink {
- public:
-  request_reply(const giop::protocol& protocol, cdr::output_stream& out) noexcept : protocol_(protocol), out_(out) {}
-
-  cdr::output_stream& begin_reply(std::uint32_t request_id, reply_status status) override {
-    out_.reset();
-    mark_ = status == reply_status::no_exception
-                ? protocol_.begin_plain_reply(out_, request_id)
-                : protocol_.begin_reply(out_, request_id, static_cast<giop::reply_status>(status));
-    started_ = true;
-    return out_;
-  }
-
-  void system_exception(std::uint32_t request_id, const SystemException& e) {
-    begin_reply(request_id, reply_status::system_exception);
-    giop::write_system_exception(out_, e);
-  }
-
-  bool started() const noexcept { return started_; }
-  std::span<const std::byte> finish() noexcept { return giop::protocol::finish(out_, mark_); }
-
- private:
-  const giop::protocol& protocol_;
-  cdr::output_stream& out_;
-  giop::message_mark mark_{};
-  bool started_ = false;
-};
 
 server_connection::server_connection(server& owner, std::unique_ptr<transports::connection> connection)
     : owner_(owner),
@@ -177,74 +115,8 @@ bool server_connection::serve(const giop::message_view& message, cdr::output_str
 
 void server_connection::serve_request(const giop::message_view& message, const giop::protocol& protocol,
                                       cdr::output_stream& out, instrument::phase_timer& timer) {
-  giop::request_header header;
-  if (!giop::decode_plain_request(message, header)) header = protocol.decode_request(message);
-  iop::octets key_storage;
-  std::string_view key = object_key_of(header.target, message.header.ver.minor, key_storage);
-
-  std::uint32_t operation_index = no_operation_index;
-  if (!header.service_contexts.empty()) {
-    if (auto context = header.service_contexts.find(operation_index_context_id))
-      operation_index = read_operation_index(*context).value_or(no_operation_index);
-  }
-
-  timer.mark(instrument::layer::parse);
-
-  orb_impl& orb = owner_.orb();
-  request_reply sink(protocol, out);
-  server_request request(header.body, header.operation, header.request_id, header.response_expected(), sink, timer);
-  adapter::dispatch_target target;
-  try {
-    const adapter::operation_dispatch* operations = nullptr;
-    auto& adapters = orb.adapters();
-    auto status = adapters.find_servant(key, header.operation, target, operations);
-    timer.mark(instrument::layer::servant_demux, instrument::strategy_label(target.servant_demux));
-    if (status == adapter::lookup_status::found && operations != nullptr) {
-      status = adapter::adapter_registry::find_operation(*operations, header.operation, operation_index, target);
-      timer.mark(instrument::layer::operation_demux, instrument::strategy_label(target.operation_demux));
-    }
-    switch (status) {
-      case adapter::lookup_status::found: {
-        in_upcall = true;
-        struct upcall_end {
-          ~upcall_end() { in_upcall = false; }
-        } end;
-        reference_binding_scope references(orb);  // references in the arguments bind to this ORB
-        target.skeleton(*target.target, request);
-        break;
-      }
-      case adapter::lookup_status::no_object:
-        throw SystemException(SystemExceptionKind::OBJECT_NOT_EXIST, minor::omg_minor(2), CompletionStatus::no,
-                              "no object with this key");
-      case adapter::lookup_status::no_operation:
-        throw SystemException(SystemExceptionKind::BAD_OPERATION, minor::omg_minor(2), CompletionStatus::no,
-                              "no operation '" + std::string(header.operation) + "'");
-    }
-  } catch (const SystemException& e) {
-    if (!header.response_expected()) return;
-    sink.system_exception(header.request_id, e);
-  } catch (const forward_request& forward) {
-    if (!header.response_expected()) return;
-    if (forward.target().is_nil()) {
-      sink.system_exception(header.request_id, SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0),
-                                                               CompletionStatus::no, "forward to a nil reference"));
-    } else {
-      auto& reply = sink.begin_reply(header.request_id, reply_status::location_forward);
-      iop::write_ior(reply, forward.target().state()->ior());
-    }
-  } catch (const std::exception& e) {
-    if (!header.response_expected()) return;
-    sink.system_exception(header.request_id, SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1),
-                                                             CompletionStatus::maybe, e.what()));
-  } catch (...) {
-    if (!header.response_expected()) return;
-    sink.system_exception(header.request_id,
-                          SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::maybe));
-  }
-  if (!header.response_expected()) return;
-  if (!sink.started()) request.reply();  // a void operation: the header is the whole reply
-  auto reply = sink.finish();
-  timer.mark(instrument::layer::marshal);
+  const auto reply = dispatch_request(owner_.orb(), message, protocol, out, timer);
+  if (reply.empty()) return;  // a oneway
   send(reply);
   timer.mark(instrument::layer::write);
 }
@@ -727,7 +599,5 @@ void server_connection::request_close(bool graceful) noexcept {
     else connection_->shut_down();
   }
 }
-
-bool server_request_in_upcall() noexcept { return in_upcall; }
 
 }  // namespace switchyard::core

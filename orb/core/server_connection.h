@@ -81,8 +81,6 @@ class server_connection final : public transports::io_handler, public std::enabl
   const std::string& peer_address() const noexcept { return connection_->peer_address(); }
 
  private:
-  class request_reply;  // the reply_sink of one request
-
   // Serves one complete message; false when the connection must end.
   bool serve(const giop::message_view& message, cdr::output_stream& out, instrument::phase_timer& timer);
   void serve_request(const giop::message_view& message, const giop::protocol& protocol, cdr::output_stream& out,

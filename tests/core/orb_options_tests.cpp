@@ -18,6 +18,7 @@ TEST_CASE("without -ORB options: active demultiplexing, reactive, GIOP 1.2", "[o
   CHECK(options.operation_demux == demux_strategy::active);
   CHECK(options.giop_minor == 2);
   CHECK(options.server_threads == 0);
+  CHECK(options.collocation == switchyard::core::collocation_mode::thru_adapter);
 }
 
 TEST_CASE("known -ORB options are consumed and the rest kept in order", "[options]") {
@@ -72,7 +73,8 @@ TEST_CASE("every option parses its value", "[options]") {
                                 "-ORBMaxQueuedRequests", "10",
                                 "-ORBSendTimeout",       "1500",
                                 "-ORBIdleTimeout",       "0",
-                                "-ORBMessageTimeout",    "700"};
+                                "-ORBMessageTimeout",    "700",
+                                "-ORBCollocation",       "none"};
   auto options = parse_orb_options(args);
   CHECK(args.empty());
   CHECK(options.listen_endpoints == std::vector<std::string>{"iiop://127.0.0.1:0", "uiop:///tmp/x"});
@@ -95,6 +97,7 @@ TEST_CASE("every option parses its value", "[options]") {
   CHECK(options.default_initial_reference == "corbaloc::h:1");
   CHECK_FALSE(options.instrument);
   CHECK(options.instrument_file == "/tmp/probes.csv");
+  CHECK(options.collocation == switchyard::core::collocation_mode::none);
 }
 
 namespace {
@@ -126,6 +129,8 @@ TEST_CASE("an unknown or malformed -ORB option is an error that names it", "[opt
              Catch::Contains("expected adaptive, reactive or thread-per-connection"));
   CHECK_THAT(bad_option_message({"-ORBMaxBufferedBytes", "10"}), Catch::Contains("from 65536"));
   CHECK_THAT(bad_option_message({"-ORBSendTimeout", "0"}), Catch::Contains("from 1 to"));
+  CHECK_THAT(bad_option_message({"-ORBCollocation", "thru_poa"}),
+             Catch::Contains("-ORBCollocation: expected thru-adapter, direct or none, got 'thru_poa'"));
 }
 
 TEST_CASE("a failed parse leaves argv untouched", "[options][errors]") {

@@ -1,0 +1,165 @@
+#include "orb/core/request_dispatch.h"
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "orb/adapter/adapter_registry.h"
+#include "orb/core/object_state.h"
+#include "orb/core/orb_impl.h"
+#include "orb/core/reply_sink.h"
+#include "orb/core/service_contexts.h"
+#include "orb/giop/messages.h"
+#include "orb/giop/plain_messages.h"
+#include "orb/ior/iiop_profile.h"
+#include "orb/ior/ior.h"
+#include "orb/ior/tags.h"
+#include "switchyard/exception.h"
+#include "switchyard/invocation.h"
+#include "switchyard/object_io.h"
+#include "switchyard/servant.h"
+#include "switchyard/server_request.h"
+
+namespace switchyard::core {
+
+namespace {
+
+// Set while a thread runs a servant: ORB::shutdown(true) from there would wait for itself.
+thread_local bool in_upcall = false;
+
+// The reply_sink of one request: writes the reply header into `out` on demand.
+class request_reply final : public reply_sink {
+ public:
+  request_reply(const giop::protocol& protocol, cdr::output_stream& out) noexcept : protocol_(protocol), out_(out) {}
+
+  cdr::output_stream& begin_reply(std::uint32_t request_id, reply_status status) override {
+    out_.reset();
+    mark_ = status == reply_status::no_exception
+                ? protocol_.begin_plain_reply(out_, request_id)
+                : protocol_.begin_reply(out_, request_id, static_cast<giop::reply_status>(status));
+    started_ = true;
+    return out_;
+  }
+
+  void system_exception(std::uint32_t request_id, const SystemException& e) {
+    begin_reply(request_id, reply_status::system_exception);
+    giop::write_system_exception(out_, e);
+  }
+
+  bool started() const noexcept { return started_; }
+  std::span<const std::byte> finish() noexcept { return giop::protocol::finish(out_, mark_); }
+
+ private:
+  const giop::protocol& protocol_;
+  cdr::output_stream& out_;
+  giop::message_mark mark_{};
+  bool started_ = false;
+};
+
+}  // namespace
+
+std::string_view object_key_of(const giop::target_address& target, std::uint8_t minor, iop::octets& storage) {
+  auto as_view = [](std::span<const std::byte> bytes) {
+    return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  };
+  switch (target.disposition) {
+    case giop::addressing_disposition::key_addr:
+      return as_view(target.object_key);
+    case giop::addressing_disposition::profile_addr: {
+      auto in = target.profile.stream(minor);
+      std::uint32_t tag = in.read_ulong();
+      std::uint32_t length = in.read_length(1);
+      if (tag != iop::tag_internet_iop) return {};
+      storage = iop::decode_iiop_profile({in.take(length), length}).object_key;
+      return as_view(storage);
+    }
+    case giop::addressing_disposition::reference_addr: {
+      auto in = target.ior.stream(minor);
+      iop::ior reference = iop::read_ior(in);
+      if (target.selected_profile_index >= reference.profiles.size()) return {};
+      const auto& profile = reference.profiles[target.selected_profile_index];
+      if (profile.tag != iop::tag_internet_iop) return {};
+      storage = iop::decode_iiop_profile(profile.data).object_key;
+      return as_view(storage);
+    }
+  }
+  return {};
+}
+
+std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_view& message,
+                                            const giop::protocol& protocol, cdr::output_stream& out,
+                                            instrument::phase_timer& timer) {
+  giop::request_header header;
+  if (!giop::decode_plain_request(message, header)) header = protocol.decode_request(message);
+  iop::octets key_storage;
+  std::string_view key = object_key_of(header.target, message.header.ver.minor, key_storage);
+
+  std::uint32_t operation_index = no_operation_index;
+  if (!header.service_contexts.empty()) {
+    if (auto context = header.service_contexts.find(operation_index_context_id))
+      operation_index = read_operation_index(*context).value_or(no_operation_index);
+  }
+
+  timer.mark(instrument::layer::parse);
+
+  request_reply sink(protocol, out);
+  server_request request(header.body, header.operation, header.request_id, header.response_expected(), sink, timer);
+  adapter::dispatch_target target;
+  try {
+    const adapter::operation_dispatch* operations = nullptr;
+    auto& adapters = orb.adapters();
+    auto status = adapters.find_servant(key, header.operation, target, operations);
+    timer.mark(instrument::layer::servant_demux, instrument::strategy_label(target.servant_demux));
+    if (status == adapter::lookup_status::found && operations != nullptr) {
+      status = adapter::adapter_registry::find_operation(*operations, header.operation, operation_index, target);
+      timer.mark(instrument::layer::operation_demux, instrument::strategy_label(target.operation_demux));
+    }
+    switch (status) {
+      case adapter::lookup_status::found: {
+        // A collocated call made from inside an upcall nests: the outer upcall goes on after it.
+        struct upcall_scope {
+          bool outer = std::exchange(in_upcall, true);
+          ~upcall_scope() { in_upcall = outer; }
+        } upcall;
+        reference_binding_scope references(orb);  // references in the arguments bind to this ORB
+        target.skeleton(*target.target, request);
+        break;
+      }
+      case adapter::lookup_status::no_object:
+        throw SystemException(SystemExceptionKind::OBJECT_NOT_EXIST, minor::omg_minor(2), CompletionStatus::no,
+                              "no object with this key");
+      case adapter::lookup_status::no_operation:
+        throw SystemException(SystemExceptionKind::BAD_OPERATION, minor::omg_minor(2), CompletionStatus::no,
+                              "no operation '" + std::string(header.operation) + "'");
+    }
+  } catch (const SystemException& e) {
+    if (!header.response_expected()) return {};
+    sink.system_exception(header.request_id, e);
+  } catch (const forward_request& forward) {
+    if (!header.response_expected()) return {};
+    if (forward.target().is_nil()) {
+      sink.system_exception(header.request_id, SystemException(SystemExceptionKind::BAD_PARAM, minor::omg_minor(0),
+                                                               CompletionStatus::no, "forward to a nil reference"));
+    } else {
+      auto& reply = sink.begin_reply(header.request_id, reply_status::location_forward);
+      iop::write_ior(reply, forward.target().state()->ior());
+    }
+  } catch (const std::exception& e) {
+    if (!header.response_expected()) return {};
+    sink.system_exception(header.request_id, SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1),
+                                                             CompletionStatus::maybe, e.what()));
+  } catch (...) {
+    if (!header.response_expected()) return {};
+    sink.system_exception(header.request_id,
+                          SystemException(SystemExceptionKind::UNKNOWN, minor::omg_minor(1), CompletionStatus::maybe));
+  }
+  if (!header.response_expected()) return {};
+  if (!sink.started()) request.reply();  // a void operation: the header is the whole reply
+  auto reply = sink.finish();
+  timer.mark(instrument::layer::marshal);
+  return reply;
+}
+
+bool server_request_in_upcall() noexcept { return in_upcall; }
+
+}  // namespace switchyard::core
