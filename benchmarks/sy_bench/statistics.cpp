@@ -84,4 +84,13 @@ trend_line fit_line(const std::vector<double>& x, const std::vector<double>& y) 
   return line;
 }
 
+double trimmed_mean(std::vector<double> values, double trim) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const auto drop = static_cast<std::size_t>(static_cast<double>(values.size()) * std::clamp(trim, 0.0, 0.49));
+  double sum = 0;
+  for (std::size_t i = drop; i < values.size() - drop; ++i) sum += values[i];
+  return sum / static_cast<double>(values.size() - 2 * drop);
+}
+
 }  // namespace switchyard::bench

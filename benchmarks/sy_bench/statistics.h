@@ -34,6 +34,12 @@ struct median_interval {
 
 median_interval median_with_interval(std::vector<double> values, double level = 0.95);
 
+// The mean of the values left after dropping the `trim` share from each end (0.25: the
+// interquartile mean). As robust as the median to a few stalled calls, but it averages over the
+// clock's steps: the paired demux estimate's round value, where the clock moves in 10 ns steps
+// (the VM's time-stamp counter) and a collocated call takes 200 ns. NaN for no values.
+double trimmed_mean(std::vector<double> values, double trim = 0.25);
+
 // The rank l (1-based) of median_with_interval for R values, 0 when no rank reaches `level`.
 std::size_t lower_interval_rank(std::size_t values, double level = 0.95);
 

@@ -62,3 +62,17 @@ TEST_CASE("the interval covers a skewed distribution's median about 95 % of the 
   CHECK(rate > 0.93);
   CHECK(rate < 0.985);
 }
+
+TEST_CASE("the trimmed mean drops each end and averages the middle", "[statistics]") {
+  CHECK(std::isnan(trimmed_mean({})));
+  CHECK(trimmed_mean({5}) == 5);
+  // Eight values, two dropped at each end: the mean of 3, 4, 5, 6.
+  CHECK(trimmed_mean({1000, 1, 2, 3, 4, 5, 6, -1000}) == Approx(3.5));
+  CHECK(trimmed_mean({1, 2, 3, 4}, 0) == Approx(2.5));
+  // Values on a 10-step grid: 40 at 0, 60 at 10. The median snaps to a step (10); the mean of the
+  // middle half (15 at 0, 35 at 10) does not.
+  std::vector<double> stepped;
+  for (int i = 0; i < 100; ++i) stepped.push_back(i < 40 ? 0 : 10);
+  CHECK(summarize(stepped).median == 10);
+  CHECK(trimmed_mean(stepped) == Approx(7.0));
+}
