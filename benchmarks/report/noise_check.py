@@ -21,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sy_bench_report import (added_beyond, added_cells, added_interval, added_largest, fmt, num, read,  # noqa: E402
+from sy_bench_report import (added_beyond, read_added, added_interval, added_largest, fmt, num, read,  # noqa: E402
                              strategy_rank)
 
 INVOCATION, TRANSPORT, MODE = "worst-case", "iiop", "all"
@@ -47,7 +47,7 @@ def check(folder):
     if not os.path.exists(path):
         print(f"{folder}: FAIL: no demux_added.csv (a run from before the paired design; not checked by this rule)")
         return False
-    cells = added_cells(read(path))
+    cells = read_added(folder)
     point = added_largest(cells, TRANSPORT, MODE)
     if point is None:
         print(f"{folder}: FAIL: demux_added.csv has no {TRANSPORT} strategy rows of mode {MODE}")

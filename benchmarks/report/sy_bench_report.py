@@ -143,13 +143,28 @@ ADDED_TRANSPORTS = ["iiop", "collocated"]
 MODES = ["all", "fast", "slow"]
 
 
-def added_cells(rows):
-    """demux_added.csv's rows by (kind, servants, operations, invocation, transport, mode)."""
+def added_key(r):
+    return (r["kind"], int(r["servants"]), int(r["operations"]), r["invocation"], r.get("transport") or "iiop",
+            r.get("mode") or "all")
+
+
+def added_cells(rows, round_rows=()):
+    """demux_added.csv's rows by (kind, servants, operations, invocation, transport, mode); with
+    demux_added_rounds.csv's rows, each row also gets `_rounds`: round -> added_us."""
     cells = {}
     for r in rows:
-        cells[(r["kind"], int(r["servants"]), int(r["operations"]), r["invocation"],
-               r.get("transport") or "iiop", r.get("mode") or "all")] = r
+        cells[added_key(r)] = r
+    for r in round_rows:
+        row, value = cells.get(added_key(r)), num(r.get("added_us"))
+        if row is not None and value is not None:
+            row.setdefault("_rounds", {})[int(r["round"])] = value
     return cells
+
+
+def read_added(folder):
+    """demux_added.csv's cells, with the round values of demux_added_rounds.csv where it exists."""
+    return added_cells(read(os.path.join(folder, "demux_added.csv")),
+                       read(os.path.join(folder, "demux_added_rounds.csv")))
 
 
 def added_interval(r):
@@ -158,7 +173,14 @@ def added_interval(r):
 
 
 def added_beyond(higher, lower):
-    """Is `higher` above `lower` beyond noise: its interval's low end above the other's high end?"""
+    """Is `higher` above `lower` beyond noise? Round by round where both have their round values
+    (they were measured in the same blocks, so a round whose invocation plan or machine was slower
+    for both cancels): the 95 % interval of the median difference lies above zero. Otherwise the
+    intervals: its low end above the other's high end (stricter)."""
+    a, b = higher.get("_rounds"), lower.get("_rounds")
+    if a and b:
+        _, low, _ = median_ci([a[r] - b[r] for r in a if r in b])
+        return low is not None and low > 0
     low, high = num(higher.get("ci_low_us")), num(lower.get("ci_high_us"))
     return low is not None and high is not None and low > high
 
@@ -201,14 +223,15 @@ def added_text(r, digits=3):
 
 
 def demux_added_section(out_dir, added, pngs):
-    cells = added_cells(added)
+    cells = added_cells(added, read(os.path.join(out_dir, "demux_added_rounds.csv")))
     text = ["### Paired: latency added over the reference (demux_added.csv, the headline)\n",
             "One server hosts every strategy and a reference adapter (active demultiplexing, 1 servant x 1 "
             "operation); in each block the client visits every strategy, the reference, its A/A twin and a "
             "raw-socket ping-pong (the sentinel) once, in a balanced random order. Added latency is a "
-            "strategy's block value minus the reference's in the same block: the median over rounds of each "
-            "round's median difference, us, with its 95 % interval [low, high]. `>`: the gap is beyond noise "
-            "(the higher one's interval lies wholly above the lower one's), `~`: within. `probe` is the "
+            "strategy's block value minus the reference's in the same block: over rounds, the median of each "
+            "round's value (the mean of the middle half of its blocks), us, with its 95 % interval [low, high]. "
+            "`>`: the gap is beyond noise (round by round, the two strategies' difference has a 95 % interval "
+            "above zero), `~`: within. `probe` is the "
             "server's demultiplexing time over the reference's, from its probes.\n"]
     transports = [t for t in ADDED_TRANSPORTS if any(k[4] == t for k in cells)]
     transports += sorted({k[4] for k in cells} - set(transports))
