@@ -167,6 +167,47 @@ def check_added(out, report, check):
         expect_fail(check, os.path.join(out, name), reason)
 
 
+def check_added_rounds(out, report):
+    """Two strategies whose intervals overlap (every round's plan and machine moved both alike) but
+    which differ by 0.05 us in every round: `~` from the intervals alone, `>` round by round."""
+    folder = os.path.join(out, "added-rounds")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    header = ["kind", "servant_demux", "operation_demux", "servants", "operations", "invocation", "transport",
+              "added_us", "ci_low_us", "ci_high_us", "rounds", "probe_added_us", "mode", "per_visit", "blocks",
+              "median_us", "reference_us", "sentinel_us", "ratio_to_socket"]
+    rounds = {"dynamic": [0.30 + 0.02 * r for r in range(20)], "perfect": [0.25 + 0.02 * r for r in range(20)],
+              "aa": [0.001 * (r % 3 - 1) for r in range(20)]}
+    with open(os.path.join(folder, "demux_added.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for kind, values in rounds.items():
+            values = sorted(values)
+            strategy = "active" if kind == "aa" else kind
+            w.writerow([kind, strategy, strategy, 500, 100, "worst-case", "iiop", values[10], values[5], values[14],
+                        20, "" if kind == "aa" else values[10], "all", 1, 6000, 15, 14.5, 14, 1.07])
+    with open(os.path.join(folder, "demux_added_rounds.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kind", "servant_demux", "operation_demux", "servants", "operations", "invocation", "transport",
+                    "mode", "round", "added_us"])
+        for kind, values in rounds.items():
+            strategy = "active" if kind == "aa" else kind
+            for r, v in enumerate(values, 1):
+                w.writerow([kind, strategy, strategy, 500, 100, "worst-case", "iiop", "all", r, f"{v:.4f}"])
+
+    def ranking():
+        if subprocess.run(report + [folder]).returncode != 0:
+            fail("sy_bench_report.py failed on the round-by-round run")
+        with open(os.path.join(folder, "summary.md")) as f:
+            return [l for l in f.read().splitlines() if l.startswith("- worst-case: ")]
+
+    if not any(l.startswith("- worst-case: dynamic > perfect") for l in ranking()):
+        fail(f"dynamic 0.05 us above perfect in every round should be beyond noise: {ranking()}")
+    os.remove(os.path.join(folder, "demux_added_rounds.csv"))
+    if not any(l.startswith("- worst-case: dynamic ~ perfect") for l in ranking()):
+        fail(f"without the rounds, overlapping intervals should be within noise: {ranking()}")
+
+
 def main():
     out = sys.argv[1]
     good = os.path.join(out, "good")
@@ -192,6 +233,7 @@ def main():
     # Runs from before the paired design (demux.csv alone) are not checked by the new rule.
     expect_fail(check, good, "no demux_added.csv")
     check_added(out, report, check)
+    check_added_rounds(out, report)
     print("check_report: ok")
 
 
