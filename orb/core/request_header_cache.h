@@ -2,8 +2,11 @@
 // key, GIOP version) for one operation with the same response flags and service contexts have
 // the same header but for the request id (and the message size, which finish() patches): the
 // client copies the cached octets and patches the id instead of marshaling target, operation
-// and service contexts again. One cache per thread (no lock); direct-mapped, a miss writes the
-// header the long way and stores it. Internal to orb/core.
+// and service contexts again. One cache per thread (no lock); two-way set-associative, a miss
+// writes the header the long way and stores it over the set's less recently used entry. Two ways,
+// not one: a client alternating between a few objects (sy-bench demux's blocks visit nine) met
+// two of them in one slot often enough to tilt paired comparisons by a header's marshaling, about
+// 40 ns (docs/experiments.md, "Paired measurement"). Internal to orb/core.
 #pragma once
 
 #include <array>
@@ -40,6 +43,9 @@ class request_header_cache {
   // The calling thread's cache.
   static request_header_cache& of_this_thread() noexcept;
 
+  // Which of the 16 sets holds `key` (for the tests of replacement).
+  static std::size_t set_of(const request_header_key& key) noexcept;
+
  private:
   struct entry {
     std::uint64_t binding_id = 0;  // 0: empty (binding ids start at 1)
@@ -51,11 +57,12 @@ class request_header_cache {
     std::array<char, max_operation_size> operation{};
     alignas(8) std::array<std::byte, max_header_size> header{};
   };
-  static constexpr std::size_t slot_count = 16;  // slot_of() takes the hash's top 4 bits
-  static std::size_t slot_of(const request_header_key& key) noexcept;
+  static constexpr std::size_t set_count = 16;  // set_of() takes the hash's top 4 bits
   static bool matches(const entry& e, const request_header_key& key) noexcept;
 
-  std::array<entry, slot_count> entries_{};
+  // Set s holds entries 2s and 2s + 1; recent_[s] is the way used last (a store replaces the other).
+  std::array<entry, 2 * set_count> entries_{};
+  std::array<std::uint8_t, set_count> recent_{};
 };
 
 }  // namespace switchyard::core

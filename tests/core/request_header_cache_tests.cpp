@@ -1,5 +1,6 @@
 // The client's request header cache: a replayed header is the octets begin_request would write
-// for the new request id, in every GIOP version; anything that changes the header misses.
+// for the new request id, in every GIOP version; anything that changes the header misses; two
+// headers of one set both stay, a third replaces the less recently used.
 #include "orb/core/request_header_cache.h"
 
 #include <catch2/catch.hpp>
@@ -103,4 +104,39 @@ TEST_CASE("headers too long for the cache are not kept", "[core][header_cache]")
   written(protocol, 1, "key", long_operation, &mark, &out);
   cache.store(long_operation_key, out, mark);
   CHECK_FALSE(cache.replay(long_operation_key, 2, target, ignored));
+}
+
+TEST_CASE("two headers of one set both stay; a third replaces the less recently used", "[core][header_cache]") {
+  const giop::protocol& protocol = giop::giop_1_2();
+  static const char operation[] = "op";  // one address, as a stub's literal
+  auto key_of = [&](std::uint64_t binding) {
+    return request_header_key{binding, std::string_view(operation, 2), 3, giop::response_flags::with_target};
+  };
+  // Three bindings whose keys fall in one set (bounded search: 16 sets).
+  std::vector<std::uint64_t> same_set{1};
+  for (std::uint64_t binding = 2; same_set.size() < 3 && binding < 10000; ++binding)
+    if (request_header_cache::set_of(key_of(binding)) == request_header_cache::set_of(key_of(1)))
+      same_set.push_back(binding);
+  REQUIRE(same_set.size() == 3);
+
+  request_header_cache cache;
+  cdr::output_stream out(4096), target(4096);
+  giop::message_mark mark, ignored;
+  auto store = [&](std::uint64_t binding) {
+    written(protocol, 1, "key", "op", &mark, &out);
+    cache.store(key_of(binding), out, mark);
+  };
+  auto hits = [&](std::uint64_t binding) {
+    target.reset();
+    return cache.replay(key_of(binding), 2, target, ignored);
+  };
+  store(same_set[0]);
+  store(same_set[1]);
+  CHECK(hits(same_set[0]));  // a direct-mapped cache would have lost it
+  CHECK(hits(same_set[1]));
+  CHECK(hits(same_set[0]));  // now the most recent: the second is the one to go
+  store(same_set[2]);
+  CHECK(hits(same_set[0]));
+  CHECK(hits(same_set[2]));
+  CHECK_FALSE(hits(same_set[1]));
 }
