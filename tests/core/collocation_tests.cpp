@@ -177,6 +177,23 @@ TEST_CASE("thru-adapter: exceptions arrive as from a server", "[core][collocatio
   o->destroy();
 }
 
+TEST_CASE("thru-adapter: a servant's forward_request is followed", "[core][collocation]") {
+  struct forwarding_echo final : watching_echo {
+    std::int32_t echo_long(std::int32_t) override { throw forward_request(elsewhere); }
+    object_ref elsewhere;
+  };
+  auto o = listening_orb();
+  auto there = std::make_shared<watching_echo>();
+  auto here = std::make_shared<forwarding_echo>();
+  here->elsewhere = o->root_adapter().activate(there);
+  Integrity::Echo echo(through_string(*o, o->root_adapter().activate(here)));
+  CHECK(echo.echo_long(6) == 6);  // answered by `there`
+  CHECK(echo.echo_long(7) == 7);  // sent there directly
+  CHECK(there->served() == 2);
+  here->elsewhere = {};
+  o->destroy();
+}
+
 TEST_CASE("thru-adapter: one-way calls are served before they return", "[core][collocation]") {
   auto o = listening_orb();
   auto servant = std::make_shared<counting_ttcp>();
