@@ -1,5 +1,8 @@
 #include "idl_compiler/cxx_stubs.h"
 
+#include <string>
+#include <utility>
+
 #include "idl_compiler/cxx_emitter.h"
 #include "idl_compiler/cxx_marshal.h"
 #include "idl_compiler/cxx_types.h"
@@ -57,8 +60,8 @@ if (_id == ${exception}::_repository_id) {
 }
 )";
 
-// An abstract interface's holder calls the value it holds, if it holds one.
-std::string local_call(const OperationEntry& e) {
+// The operation's C++ name and its arguments, as the stub received them.
+std::pair<std::string, std::string> callee_and_arguments(const OperationEntry& e) {
   std::string callee, arguments;
   if (e.attribute != nullptr) {
     callee = identifier(e.attribute->name);
@@ -67,9 +70,23 @@ std::string local_call(const OperationEntry& e) {
     callee = identifier(e.operation->name);
     for (const auto& p : e.operation->parameters) arguments += (arguments.empty() ? "" : ", ") + identifier(p->name);
   }
+  return {callee, arguments};
+}
+
+// An abstract interface's holder calls the value it holds, if it holds one.
+std::string local_call(const OperationEntry& e) {
+  const auto [callee, arguments] = callee_and_arguments(e);
   const std::string call = "_ops->" + callee + "(" + arguments + ")";
   if (e.result() != nullptr) return "if (_ops != nullptr) return " + call + ";";
   return "if (_ops != nullptr) {\n  " + call + ";\n  return;\n}";
+}
+
+// -ORBCollocation direct: the servant's method itself, when the reference is bound directly to a
+// servant of this interface (switchyard::direct_servant); one load and a branch otherwise.
+std::string direct_call(const std::string& cls, const OperationEntry& e) {
+  const auto [callee, arguments] = callee_and_arguments(e);
+  return "if (auto* _servant = ::switchyard::direct_servant<" + cls + "_skeleton>(_ref)) return _servant->" + callee +
+         "(" + arguments + ");";
 }
 
 std::string operation_definition(const std::string& cls, const OperationEntry& e, std::size_t index,
@@ -121,7 +138,7 @@ std::string operation_definition(const std::string& cls, const OperationEntry& e
               {{"signature", signature(e, cls + "::")},
                {"wire_name", e.wire_name},
                {"index", operation_indices ? std::to_string(index) + "u" : "::switchyard::no_operation_index"},
-               {"local_call", abstract ? local_call(e) : ""},
+               {"local_call", abstract ? local_call(e) : direct_call(cls, e)},
                {"call", call},
                {"results", results}});
 }

@@ -8,6 +8,11 @@
 //   null_call client IOR_FILE CALLS --dii reuse|per-call
 //                                         the same call through the DII (<switchyard/request.h>):
 //                                         one request invoked again, or one made per call
+//   null_call local CALLS thru-adapter|direct|virtual [-ORB...]
+//                                         no server process: the stub of a servant in the same ORB
+//                                         (-ORBCollocation thru-adapter or direct), or the servant's
+//                                         method called through a base-class pointer; prints ns per call
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,7 +38,7 @@ class null_servant final : public ttcp_sequence_skeleton {
 int usage() {
   std::fprintf(stderr,
                "usage: null_call server IOR_FILE [-ORB...] | null_call client IOR_FILE CALLS [--dii reuse|per-call] "
-               "[-ORB...]\n");
+               "[-ORB...] | null_call local CALLS thru-adapter|direct|virtual [-ORB...]\n");
   return 2;
 }
 
@@ -85,6 +90,36 @@ int call(const std::string& ior_file, long calls, const std::string& dii, std::v
   return 0;
 }
 
+// A virtual call the compiler cannot see through: the servant comes through an atomic.
+std::atomic<ttcp_sequence_skeleton*> virtual_target{nullptr};
+
+int call_locally(long calls, const std::string& mode, std::vector<std::string> args) {
+  const bool virtual_call = mode == "virtual";
+  if (!virtual_call) {
+    args.push_back("-ORBCollocation");
+    args.push_back(mode);
+  }
+  args.push_back("-ORBListenEndpoints");
+  args.push_back("iiop://127.0.0.1:0");
+  auto orb = switchyard::orb_init(args);
+  auto servant = std::make_shared<null_servant>();
+  // As a client would have it: from the reference's string form.
+  ttcp_sequence target(orb->string_to_object(orb->object_to_string(orb->root_adapter().activate(servant))));
+  virtual_target.store(servant.get());
+  ttcp_sequence_skeleton* direct = virtual_target.load();
+  auto one_call = [&] {
+    if (virtual_call) direct->sendNoParams_2way();
+    else target.sendNoParams_2way();
+  };
+  for (int i = 0; i < 1000; ++i) one_call();
+  auto start = std::chrono::steady_clock::now();
+  for (long i = 0; i < calls; ++i) one_call();
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  std::printf("%.1f ns per call\n", std::chrono::duration<double, std::nano>(elapsed).count() / double(calls));
+  orb->destroy();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,6 +127,13 @@ int main(int argc, char** argv) {
   const std::string mode = argv[1];
   try {
     if (mode == "server") return serve(argv[2], {argv + 3, argv + argc});
+    if (mode == "local" && argc >= 4) {
+      char* end = nullptr;
+      long calls = std::strtol(argv[2], &end, 10);
+      const std::string how = argv[3];
+      if (*end != '\0' || calls <= 0 || (how != "thru-adapter" && how != "direct" && how != "virtual")) return usage();
+      return call_locally(calls, how, {argv + 4, argv + argc});
+    }
     if (mode == "client" && argc >= 4) {
       char* end = nullptr;
       long calls = std::strtol(argv[3], &end, 10);

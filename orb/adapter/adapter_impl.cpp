@@ -125,6 +125,7 @@ bool adapter_impl::deactivate(std::string_view object_id) {
   // The servant itself may be in the middle of a request in another thread: that thread holds
   // its own shared_ptr, so the servant lives until the request ends.
   by_id_.erase(it);
+  registry_.note_deactivation();
   return true;
 }
 
@@ -149,6 +150,7 @@ void adapter_impl::deactivate_all() noexcept {
     servants_.clear();
     gone.swap(by_id_);
   }
+  registry_.note_deactivation();
 }
 
 object_ref adapter_impl::reference_to(std::string_view object_id) const {

@@ -70,6 +70,11 @@ class adapter_registry {
   demux_strategy servant_demux() const noexcept { return servant_demux_; }
   demux_strategy operation_demux() const noexcept { return operation_demux_; }
 
+  // Counts deactivations in any adapter of this ORB: a direct collocated binding
+  // (-ORBCollocation direct) that saw another count looks its servant up again.
+  const std::atomic<std::uint64_t>& deactivations() const noexcept { return deactivations_; }
+  void note_deactivation() noexcept { deactivations_.fetch_add(1, std::memory_order_release); }
+
   // Deactivates every object of every adapter (ORB::destroy).
   void deactivate_all() noexcept;
 
@@ -102,6 +107,7 @@ class adapter_registry {
   std::vector<std::unique_ptr<adapter_impl>> owned_adapters_;  // by index; never shrinks
   std::unique_ptr<std::atomic<adapter_impl*>[]> adapters_;     // the same, read without the lock
   std::atomic<std::uint32_t> adapter_count_{0};
+  std::atomic<std::uint64_t> deactivations_{0};
   boost::unordered_flat_map<std::string, std::string, demux::key_hash, demux::key_equal>
       plain_keys_;  // plain key -> our key
 };

@@ -54,7 +54,7 @@ void send_request(core::client_connection& connection, cdr::output_stream& out, 
 
 // Request ids of collocated calls: no connection to count them; unique in the thread is enough
 // (the reply comes back to the call that made the request).
-std::uint32_t next_collocated_request_id() noexcept {
+[[gnu::noinline]] std::uint32_t next_collocated_request_id() noexcept {
   thread_local std::uint32_t last = 0;
   return ++last;
 }
@@ -105,9 +105,10 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   state.bound = target_.state()->bind(state.deadline);
   state.protocol = giop::protocol_for(state.bound.giop_minor);
   // The first request on a connection says which code sets we chose (GIOP 1.1 and later). A
-  // collocated binding has no connection: its request is read by this same ORB.
+  // collocated binding has no connection (this same ORB reads the request): no code sets, and
+  // request ids of the thread's own.
   bool send_code_sets = false;
-  if (core::client_connection* connection = state.bound.connection.get()) [[likely]] {
+  if (core::client_connection* const connection = state.bound.connection.get()) [[likely]] {
     state.request_id = connection->next_request_id();
     send_code_sets = state.bound.giop_minor >= 1 && connection->take_code_sets_turn();
   } else {
@@ -151,7 +152,8 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   return out;
 }
 
-// Inlined into complete_twoway: the stub's path is what it was before deferred calls.
+// Inlined into complete_twoway (and its collocated twin): the stub's path is what it was before
+// deferred calls.
 [[gnu::always_inline]] inline bool invocation::take_reply(user_exception_raiser raise_user) {
   core::invocation_state& state = state_of(state_);
   core::object_state& target = *target_.state();
@@ -195,19 +197,21 @@ cdr::output_stream& invocation::begin(bool response_expected) {
 
 bool invocation::complete_twoway(user_exception_raiser raise_user) {
   core::invocation_state& state = state_of(state_);
-
-  if (state.bound.connection) [[likely]] {
-    try {
-      send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
-      state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
-    } catch (const SystemException& e) {
-      if (send_again(e)) return false;
-      throw;
-    }
-  } else {
-    // Collocated: served in this thread; -ORBCallTimeout does not cut it off.
-    core::call_collocated(target_.state()->orb(), request_stream(), state.mark, state.reply);
+  if (!state.bound.connection) [[unlikely]]
+    return complete_collocated_twoway(raise_user);
+  try {
+    send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
+    state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
+  } catch (const SystemException& e) {
+    if (send_again(e)) return false;
+    throw;
   }
+  return take_reply(raise_user);
+}
+
+// Collocated: served in this thread; -ORBCallTimeout does not cut it off.
+[[gnu::noinline]] bool invocation::complete_collocated_twoway(user_exception_raiser raise_user) {
+  collocated_call(false);
   return take_reply(raise_user);
 }
 
@@ -215,7 +219,7 @@ bool invocation::send_twoway() {
   core::invocation_state& state = state_of(state_);
   if (!state.bound.connection) [[unlikely]] {
     // Collocated: served now; the reply is kept (copied) until receive_reply takes it.
-    core::call_collocated(target_.state()->orb(), request_stream(), state.mark, state.reply, true);
+    collocated_call(true);
     state.reply_taken = true;
     return true;
   }
@@ -271,7 +275,7 @@ bool invocation::receive_twoway(user_exception_raiser raise_user) {
 bool invocation::complete_oneway() {
   core::invocation_state& state = state_of(state_);
   if (!state.bound.connection) [[unlikely]] {
-    core::call_collocated(target_.state()->orb(), request_stream(), state.mark, state.reply);
+    collocated_call(false);
     return true;
   }
   try {
@@ -281,6 +285,14 @@ bool invocation::complete_oneway() {
     throw;
   }
   return true;
+}
+
+void invocation::collocated_call(bool copy_reply) {
+  core::invocation_state& state = state_of(state_);
+  core::object_state& target = *target_.state();
+  core::call_collocated(target.orb(), request_stream(), state.mark, state.reply, copy_reply);
+  // Direct mode: the generated stub calls the servant itself from now on.
+  if (target.orb().options().collocation == core::collocation_mode::direct) target.refresh_direct();
 }
 
 bool invocation::send_again(const SystemException& failure) {

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <type_traits>
 
+#include "orb/adapter/adapter_registry.h"
 #include "orb/core/collocation.h"
 #include "orb/core/orb_impl.h"
 #include "orb/ior/iiop_profile.h"
@@ -36,17 +39,16 @@ object_state::object_state(std::shared_ptr<orb_impl> orb, iop::ior reference)
     : orb_(std::move(orb)),
       ior_(std::move(reference)),
       targets_(iop::targets_of(ior_)),
-      peer_is_switchyard_(made_by_switchyard(ior_)) {}
+      peer_is_switchyard_(made_by_switchyard(ior_)) {
+  deactivations = &orb_->adapters().deactivations();
+  // Generated stubs find the direct binding at the start of the state (switchyard/invocation.h).
+  static_assert(std::is_standard_layout_v<detail::direct_binding>);
+  if (static_cast<void*>(static_cast<detail::direct_binding*>(this)) != static_cast<void*>(this)) std::abort();
+}
 
 binding object_state::bind(call_deadline deadline) {
   std::lock_guard lock(mutex_);
-  // The remote path tests what it tested before; a collocated binding is looked at only when
-  // there is no connection.
-  if (current_.connection) {
-    if (current_.connection->is_open()) return current_;
-  } else if (current_.collocated) {
-    return current_;
-  }
+  if (current_.connection && current_.connection->is_open()) return current_;
   return bind_locked(forward_targets_.empty() ? targets_ : forward_targets_, deadline);
 }
 
@@ -54,19 +56,11 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
   if (targets.empty())
     throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
                           ior_.is_nil() ? "nil object reference" : "no usable profile in the IOR of " + ior_.type_id);
+  // A collocated binding has no connection: it comes here, and stays (the remote path above
+  // tests nothing more for it).
+  if (current_.collocated) return current_;
   // A target in this ORB itself is served without a socket: looked for once per binding.
-  if (orb_->options().collocation != collocation_mode::none) {
-    for (const auto& target : targets) {
-      if (!names_this_orb(*orb_, target)) continue;
-      current_.connection.reset();
-      current_.object_key = std::make_shared<const std::vector<std::byte>>(target.object_key);
-      current_.giop_minor = std::min(target.version.minor, orb_->options().giop_minor);
-      current_.peer_is_switchyard = true;  // our own adapters: the operation index is good
-      current_.id = next_binding_id();
-      current_.collocated = true;
-      return current_;
-    }
-  }
+  if (orb_->options().collocation != collocation_mode::none && bind_collocated_locked(targets)) return current_;
   // Each target in turn: the first that connects wins. TRANSIENT from the last if none does.
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const auto& target = targets[i];
@@ -87,17 +81,80 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
                         "no target reachable");
 }
 
+servant* object_state::refresh_direct() {
+  // Read before the lookup: a deactivation after it is seen by the next call.
+  const std::uint64_t seen = deactivations->load(std::memory_order_acquire);
+  servant* known = target.load(std::memory_order_acquire);
+  if (known != nullptr && generation.load(std::memory_order_relaxed) == seen) return known;
+  std::lock_guard lock(mutex_);
+  if (!current_.collocated || current_.connection || !current_.object_key) {
+    target.store(nullptr, std::memory_order_release);
+    return nullptr;
+  }
+  const std::string_view key(reinterpret_cast<const char*>(current_.object_key->data()), current_.object_key->size());
+  adapter::dispatch_target found;
+  const adapter::operation_dispatch* operations = nullptr;
+  if (orb_->adapters().find_servant(key, {}, found, operations) != adapter::lookup_status::found ||
+      found.target == nullptr) {
+    target.store(nullptr, std::memory_order_release);
+    return nullptr;
+  }
+  if (found.target != direct_servant_) {
+    previous_direct_servant_ = std::move(direct_servant_);
+    direct_servant_ = std::move(found.target);
+  }
+  interface.store(&direct_servant_->_interface(), std::memory_order_relaxed);
+  generation.store(seen, std::memory_order_relaxed);
+  target.store(direct_servant_.get(), std::memory_order_release);
+  return direct_servant_.get();
+}
+
+// Out of line: what it calls stays out of the remote path's bind (inlined into the invocation).
+[[gnu::noinline]] bool object_state::bind_collocated_locked(const std::vector<iop::invocation_target>& targets) {
+  for (const auto& target : targets) {
+    if (!names_this_orb(*orb_, target)) continue;
+    current_.connection.reset();
+    current_.object_key = std::make_shared<const std::vector<std::byte>>(target.object_key);
+    current_.giop_minor = std::min(target.version.minor, orb_->options().giop_minor);
+    current_.peer_is_switchyard = true;  // our own adapters: the operation index is good
+    current_.id = next_binding_id();
+    current_.collocated = true;
+    return true;
+  }
+  return false;
+}
+
 void object_state::forward_to(const iop::ior& forward) {
   auto targets = iop::targets_of(forward);
   std::lock_guard lock(mutex_);
   forward_targets_ = std::move(targets);
   current_ = {};
+  target.store(nullptr, std::memory_order_release);
 }
 
 void object_state::reset_binding() noexcept {
   std::lock_guard lock(mutex_);
   forward_targets_.clear();
   current_ = {};
+  target.store(nullptr, std::memory_order_release);
 }
 
 }  // namespace switchyard::core
+
+namespace switchyard::detail {
+
+servant* direct_target(const object_ref& reference, const interface_info& expected) {
+  core::object_state& state = *reference.state();
+  servant* found = state.target.load(std::memory_order_acquire);
+  if (found == nullptr) return nullptr;
+  if (state.generation.load(std::memory_order_relaxed) != state.deactivations->load(std::memory_order_acquire))
+      [[unlikely]] {
+    found = state.refresh_direct();
+    if (found == nullptr) return nullptr;
+  }
+  return state.interface.load(std::memory_order_relaxed) == &expected ? found : nullptr;
+}
+
+}  // namespace switchyard::detail
+
+namespace switchyard::core {}  // namespace switchyard::core

@@ -11,6 +11,7 @@
 
 #include "orb/core/client_connection.h"
 #include "orb/ior/object_reference.h"
+#include "switchyard/invocation.h"
 
 namespace switchyard::core {
 
@@ -29,7 +30,8 @@ struct binding {
   std::uint64_t id = 0;
 };
 
-class object_state {
+// Its first base, detail::direct_binding, is what generated stubs read inline (direct mode).
+class object_state : public detail::direct_binding {
  public:
   object_state(std::shared_ptr<orb_impl> orb, iop::ior reference);
 
@@ -47,8 +49,15 @@ class object_state {
   // rebinds (and reconnects).
   void reset_binding() noexcept;
 
+  // -ORBCollocation direct, after a collocated call: finds the servant for the direct binding if
+  // it has none or a stale one. The servant, or null when the object is not active (or the
+  // binding is not collocated).
+  servant* refresh_direct();
+
  private:
   binding bind_locked(const std::vector<iop::invocation_target>& targets, call_deadline deadline);
+  // Binds to the first of `targets` in this ORB itself, if any (collocated): true then.
+  bool bind_collocated_locked(const std::vector<iop::invocation_target>& targets);
 
   std::shared_ptr<orb_impl> orb_;
   iop::ior ior_;
@@ -58,6 +67,10 @@ class object_state {
   std::mutex mutex_;  // guards what follows
   std::vector<iop::invocation_target> forward_targets_;
   binding current_;
+  // The servant the direct binding points to, kept alive while it does (and the one before it,
+  // which a call in another thread may still be running).
+  std::shared_ptr<servant> direct_servant_;
+  std::shared_ptr<servant> previous_direct_servant_;
 };
 
 }  // namespace switchyard::core

@@ -253,14 +253,6 @@ void protocol::set_more_fragments(cdr::output_stream& out, const message_mark& m
   out.data()[mark.header_offset + 6] |= std::byte{flag_more_fragments};
 }
 
-std::span<const std::byte> protocol::finish(cdr::output_stream& out, const message_mark& mark) noexcept {
-  std::size_t end = out.size();
-  // Nothing after the padding that aligned the body: the message ends with its headers.
-  if (end == mark.body_start) end = mark.headers_end;
-  cdr::store(out.data() + mark.header_offset + 8, static_cast<std::uint32_t>(end - mark.header_offset - header_size));
-  return {out.data() + mark.header_offset, end - mark.header_offset};
-}
-
 std::size_t protocol::finish_gather(cdr::output_stream& out, const message_mark& mark,
                                     std::span<std::span<const std::byte>, max_gather_pieces> pieces) noexcept {
   const std::byte* own = out.data();

@@ -87,7 +87,14 @@ class protocol {
   void set_more_fragments(cdr::output_stream& out, const message_mark& mark, message_type type) const;
 
   // Patches the message size and returns the whole message's octets. Same for every version.
-  static std::span<const std::byte> finish(cdr::output_stream& out, const message_mark& mark) noexcept;
+  // Inline: every request and reply goes through it.
+  static std::span<const std::byte> finish(cdr::output_stream& out, const message_mark& mark) noexcept {
+    std::size_t end = out.size();
+    // Nothing after the padding that aligned the body: the message ends with its headers.
+    if (end == mark.body_start) end = mark.headers_end;
+    cdr::store(out.data() + mark.header_offset + 8, static_cast<std::uint32_t>(end - mark.header_offset - header_size));
+    return {out.data() + mark.header_offset, end - mark.header_offset};
+  }
 
   // The gather form of finish(), for a stream holding external chunks (the request path's large
   // arguments, cdr/output_stream.h): patches the size, counting the chunks, and fills `pieces`

@@ -177,6 +177,23 @@ TEST_CASE("thru-adapter: exceptions arrive as from a server", "[core][collocatio
   o->destroy();
 }
 
+TEST_CASE("thru-adapter: a servant's forward_request is followed", "[core][collocation]") {
+  struct forwarding_echo final : watching_echo {
+    std::int32_t echo_long(std::int32_t) override { throw forward_request(elsewhere); }
+    object_ref elsewhere;
+  };
+  auto o = listening_orb();
+  auto there = std::make_shared<watching_echo>();
+  auto here = std::make_shared<forwarding_echo>();
+  here->elsewhere = o->root_adapter().activate(there);
+  Integrity::Echo echo(through_string(*o, o->root_adapter().activate(here)));
+  CHECK(echo.echo_long(6) == 6);  // answered by `there`
+  CHECK(echo.echo_long(7) == 7);  // sent there directly
+  CHECK(there->served() == 2);
+  here->elsewhere = {};
+  o->destroy();
+}
+
 TEST_CASE("thru-adapter: one-way calls are served before they return", "[core][collocation]") {
   auto o = listening_orb();
   auto servant = std::make_shared<counting_ttcp>();
@@ -327,4 +344,75 @@ TEST_CASE("thru-adapter: servants of child adapters, from references made in the
     o->destroy();
   }
   CHECK(read_all(trace.path).find("connected") == std::string::npos);
+}
+
+TEST_CASE("direct: the stub calls the servant's method itself, past the adapter", "[core][collocation][direct]") {
+  auto o = listening_orb({"-ORBCollocation", "direct", "-ORBInstrument", "-ORBInstrumentFile", "/dev/null"});
+  auto servant = std::make_shared<watching_echo>();
+  const object_ref reference = o->root_adapter().activate(servant);
+  Integrity::Echo echo(through_string(*o, reference));
+  // The first call goes through the adapter and finds the servant for the reference.
+  CHECK(echo.echo_long(1) == 1);
+  const auto demuxed = calls(o->impl().probe_snapshot(), instrument::layer::servant_demux);
+  CHECK(demuxed == (instrument::probes_compiled_in ? 1u : 0u));
+
+  CHECK(echo.echo_long(42) == 42);
+  CHECK(servant->last_thread == std::this_thread::get_id());
+  std::int32_t a = 21;
+  std::string s = "abc";
+  echo.twist(a, s);
+  CHECK(a == 42);
+  CHECK(s == "cba");
+  const Integrity::Octets big(20'000, 0x17);
+  CHECK(echo.echo_octets(big) == big);
+  CHECK_THROWS_AS(echo.refuse(2), Integrity::Refused);
+  try {
+    echo.echo_long(-1);
+    FAIL("no exception");
+  } catch (const SystemException& e) {
+    CHECK(e.kind() == SystemExceptionKind::NO_RESOURCES);
+    CHECK(e.minor() == 7u);
+  }
+  // None of these went through the adapter: the probes saw only the first call.
+  CHECK(calls(o->impl().probe_snapshot(), instrument::layer::servant_demux) == demuxed);
+
+  SECTION("a deactivated object raises OBJECT_NOT_EXIST, as the server would send it") {
+    REQUIRE(o->root_adapter().deactivate(reference));
+    for (int i = 0; i < 2; ++i) {
+      try {
+        echo.echo_long(3);
+        FAIL("no exception");
+      } catch (const SystemException& e) {
+        CHECK(e.kind() == SystemExceptionKind::OBJECT_NOT_EXIST);
+        CHECK(e.minor() == minor::omg_minor(2));
+        CHECK(e.completed() == CompletionStatus::no);
+      }
+    }
+  }
+  SECTION("another object's deactivation is noticed, and the call still goes direct") {
+    auto other = o->root_adapter().activate(std::make_shared<watching_echo>());
+    REQUIRE(o->root_adapter().deactivate(other));
+    CHECK(echo.echo_long(5) == 5);
+    CHECK(calls(o->impl().probe_snapshot(), instrument::layer::servant_demux) == demuxed);
+  }
+  o->destroy();
+}
+
+TEST_CASE("direct: a DSI servant and the DII go through the adapter", "[core][collocation][direct][dynamic]") {
+  auto o = listening_orb({"-ORBCollocation", "direct", "-ORBInstrument", "-ORBInstrumentFile", "/dev/null"});
+  const object_ref echo = through_string(*o, o->root_adapter().activate(std::make_shared<test::dsi_echo_servant>()));
+  Integrity::Echo stub(echo);
+  for (int i = 0; i < 3; ++i) CHECK(stub.echo_long(i) == i);
+  test::check_echo(echo, "echo_string", [] {
+    any a;
+    a <<= std::string("dii");
+    return a;
+  }());
+  if (instrument::probes_compiled_in) CHECK(calls(o->impl().probe_snapshot(), instrument::layer::servant_demux) == 4);
+  // One-way calls go direct too.
+  auto ttcp_servant = std::make_shared<counting_ttcp>();
+  ttcp_sequence ttcp(o->root_adapter().activate(ttcp_servant));
+  for (int i = 0; i < 3; ++i) ttcp.sendNoParams_1way();
+  CHECK(ttcp_servant->oneway == 3);
+  o->destroy();
 }

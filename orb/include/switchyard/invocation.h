@@ -8,6 +8,7 @@
 //   return results.read_long();
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "switchyard/cdr/input_stream.h"
 #include "switchyard/cdr/output_stream.h"
 #include "switchyard/object.h"
+#include "switchyard/servant.h"
 
 namespace switchyard {
 
@@ -100,6 +102,7 @@ class invocation {
   // False when the request must be written again: it went to a forwarded target, or it provably
   // never reached the server and goes out again on a new connection.
   bool complete_twoway(user_exception_raiser raise_user);
+  bool complete_collocated_twoway(user_exception_raiser raise_user);
   bool complete_oneway();
   // complete_twoway in two steps, for deferred calls: false when the request must be written
   // again. receive_twoway waits unless reply_arrived has read the reply already.
@@ -107,6 +110,8 @@ class invocation {
   bool receive_twoway(user_exception_raiser raise_user);
   // The reply in the state, read: the results, or an exception raised, or false for a forward.
   bool take_reply(user_exception_raiser raise_user);
+  // A call to an object of the target's own ORB, served in this thread (orb/core/collocation.h).
+  void collocated_call(bool copy_reply);
   // After a failed send or wait: true when the request is to be sent again.
   bool send_again(const SystemException& failure);
 
@@ -119,5 +124,42 @@ class invocation {
   // its type lives in orb/core/invocation_state.h, which checks that it fits here.
   alignas(8) std::byte state_[192];
 };
+
+namespace detail {
+
+// -ORBCollocation direct: what a reference's state keeps so that a generated stub can call the
+// servant's C++ method itself. It is the first part of the reference's state (orb/core's
+// object_state derives from it, and checks that it sits at its start), so the stub reads it
+// inline. Empty (`target` null) for every reference the ORB does not bind directly: the stub
+// then pays one load and one branch. For generated code only.
+struct direct_binding {
+  // The servant, once a collocated call in direct mode has found it; its interface.
+  std::atomic<servant*> target{nullptr};
+  std::atomic<const interface_info*> interface { nullptr };
+  // The ORB's deactivation count when the servant was found, and the ORB's count now: when they
+  // differ, the stub has the servant looked up again before calling it.
+  std::atomic<std::uint64_t> generation{0};
+  const std::atomic<std::uint64_t>* deactivations = nullptr;
+};
+
+// The servant of a direct binding (`reference.state()` has one) when it is one of `interface`,
+// else null. Looks it up again first when the ORB has deactivated an object since it was found:
+// null when it is gone (the stub's invocation then raises OBJECT_NOT_EXIST as the server would).
+// Out of line: stubs inline only the test for a direct binding.
+servant* direct_target(const object_ref& reference, const interface_info& interface);
+
+}  // namespace detail
+
+// What a generated stub of the interface whose skeleton is `Skeleton` calls directly: the
+// servant behind `reference` when the ORB bound it directly (-ORBCollocation direct) and it is a
+// `Skeleton` of exactly that interface; otherwise null, and the stub makes an invocation.
+template <class Skeleton>
+inline Skeleton* direct_servant(const object_ref& reference) {
+  core::object_state* state = reference.state();
+  if (state == nullptr ||
+      reinterpret_cast<detail::direct_binding*>(state)->target.load(std::memory_order_relaxed) == nullptr) [[likely]]
+    return nullptr;
+  return static_cast<Skeleton*>(detail::direct_target(reference, Skeleton::_info));
+}
 
 }  // namespace switchyard

@@ -119,6 +119,7 @@ Greeter Greeter::_narrow(const ::switchyard::object_ref& reference) {
 }
 
 ::Hello::Greeting Greeter::greet(const std::string& name) {
+  if (auto* _servant = ::switchyard::direct_servant<Greeter_skeleton>(_ref)) return _servant->greet(name);
   ::switchyard::invocation _call(_ref, "greet", 0u);
   ::switchyard::cdr::input_stream& _in = _call.invoke([&](::switchyard::cdr::output_stream& _out) {
     _out.write_string(name);
@@ -135,6 +136,7 @@ Greeter Greeter::_narrow(const ::switchyard::object_ref& reference) {
 }
 
 std::uint32_t Greeter::greetings() {
+  if (auto* _servant = ::switchyard::direct_servant<Greeter_skeleton>(_ref)) return _servant->greetings();
   ::switchyard::invocation _call(_ref, "_get_greetings", 1u);
   ::switchyard::cdr::input_stream& _in = _call.invoke([](::switchyard::cdr::output_stream&) {}, nullptr);
   std::uint32_t _result{};
