@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -279,6 +280,10 @@ void bench_server::start(const common_options& options, std::size_t servants, st
     all.insert(all.end(), listen.begin(), listen.end());
   }
   if (options.collocated) {
+    // --collocated means a server ORB in a thread of this process, reached over its socket: its
+    // own objects' references must not take the ORB's collocated path (docs/orb.md).
+    if (std::find(all.begin(), all.end(), "-ORBCollocation") == all.end())
+      all.insert(all.end(), {"-ORBCollocation", "none"});
     local_orb_ = orb_init(all);
     control_ = std::make_unique<control_orb>(all, options.transport);
     auto objects = activate_all(local_orb_, *control_, servants, operations, adapters, object_id_table);
