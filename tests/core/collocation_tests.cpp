@@ -29,23 +29,8 @@ using namespace switchyard;
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-struct trace_file {
-  trace_file() {
-    char pattern[] = "/tmp/sy_colloc_trace_XXXXXX";
-    const int fd = ::mkstemp(pattern);
-    ::close(fd);
-    path = pattern;
-  }
-  ~trace_file() { ::unlink(path.c_str()); }
-  std::string path;
-};
+using test::read_all;
+using test::trace_file;
 
 // Integrity::Echo as the IDL says, plus what the tests look at: the thread of the last call, a
 // system exception on request (echo_long(-1)), and, in echo_octets, a nested call to `inner`.

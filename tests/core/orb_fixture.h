@@ -1,11 +1,16 @@
-// Test helpers: an ORB serving in a thread of its own on loopback, and servants that record what
-// they received.
+// Test helpers: an ORB serving in a thread of its own on loopback, servants that record what they
+// received, and a temporary file for -ORBTrace to write into.
 #pragma once
+
+#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -109,5 +114,27 @@ switchyard::SystemException system_exception_of(F&& f) {
   }
   throw std::logic_error("no SystemException raised");
 }
+
+// A file's whole text ("" when it cannot be read).
+inline std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A temporary file's name (for -ORBTrace's output), removed when the test ends.
+struct trace_file {
+  trace_file() {
+    char pattern[] = "/tmp/sy_trace_XXXXXX";
+    const int fd = ::mkstemp(pattern);
+    if (fd >= 0) ::close(fd);
+    path = pattern;
+  }
+  ~trace_file() { ::unlink(path.c_str()); }
+  trace_file(const trace_file&) = delete;
+  trace_file& operator=(const trace_file&) = delete;
+  std::string path;
+};
 
 }  // namespace test

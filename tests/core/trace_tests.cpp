@@ -13,23 +13,8 @@ using namespace switchyard;
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-struct trace_file {
-  trace_file() {
-    char pattern[] = "/tmp/sy_trace_XXXXXX";
-    const int fd = ::mkstemp(pattern);
-    ::close(fd);
-    path = pattern;
-  }
-  ~trace_file() { ::unlink(path.c_str()); }
-  std::string path;
-};
+using test::read_all;
+using test::trace_file;
 
 }  // namespace
 
