@@ -74,6 +74,11 @@ class event_loop {
   bool in_loop_thread() const noexcept { return std::this_thread::get_id() == owner_.load(std::memory_order_relaxed); }
   // The time the current batch began (read once per epoll_wait return, for cheap timestamps).
   std::chrono::steady_clock::time_point batch_time() const noexcept { return batch_time_; }
+  // The epoll descriptor: readable while a handle is ready or a task is posted. A thread that
+  // must wait for something else too (a reply, inside an upcall it serves) polls it beside that,
+  // and calls run_once(0) when it is readable. run_once may be called again from inside a handler
+  // (such a nested wait): a nested round dispatches its own batch and runs the tasks posted since.
+  native_handle poll_handle() const noexcept { return epoll_fd_; }
 
  private:
   struct slot {
@@ -93,6 +98,7 @@ class event_loop {
   std::mutex posted_mutex_;  // guards posted_
   std::vector<std::function<void()>> posted_;
   std::vector<std::function<void()>> running_;   // posted tasks being run (loop thread)
+  bool running_tasks_ = false;                   // running_ is in use (a nested round swaps into its own)
   std::vector<std::function<void()>> deferred_;  // loop thread only
 };
 

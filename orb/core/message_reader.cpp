@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "orb/giop/plain_messages.h"
 #include "orb/giop/protocol.h"
@@ -141,6 +142,28 @@ message_reader::received message_reader::receive_now(transports::connection& con
     return received::octets;
   }
   return got == 0 ? received::closed : received::nothing;
+}
+
+bool message_reader::retire_buffer(page_block& retired) noexcept {
+  if (reassembler_) return false;
+  const std::size_t unread = end_ - begin_ - release_;
+  const std::size_t capacity = std::max(initial_capacity_, unread);
+  page_block fresh;
+  try {
+    if (budget_ != nullptr && !budget_->try_reserve(drawn(capacity))) return false;
+    fresh = page_block(capacity);
+  } catch (...) {
+    if (budget_ != nullptr) budget_->release(drawn(capacity));
+    return false;
+  }
+  if (unread != 0) std::memcpy(fresh.get(), buffer_.get() + begin_ + release_, unread);
+  // The retired buffer lives a little longer, outside the budget: at most one per nested wait.
+  if (budget_ != nullptr) budget_->release(drawn(capacity_));
+  retired = std::exchange(buffer_, std::move(fresh));
+  capacity_ = capacity;
+  begin_ = release_ = 0;
+  end_ = unread;
+  return true;
 }
 
 void message_reader::trim() noexcept {

@@ -63,6 +63,13 @@ class message_reader {
   bool inside_message() const noexcept { return has_unread() || (reassembler_ && reassembler_->partial_count() != 0); }
   std::size_t capacity() const noexcept { return capacity_; }
 
+  // For a message whose views must outlive further reads (a request whose upcall waits while
+  // its connection is read again in a nested round): moves the buffer that holds the message
+  // handed out last into `retired`, to be kept as long as the views are used, and goes on with
+  // a new buffer holding the octets not yet handed out. False, and nothing changed, when the
+  // message came from the reassembler (its storage cannot be set aside) or there is no memory.
+  bool retire_buffer(page_block& retired) noexcept;
+
   // Gives back what the buffer grew beyond its initial size, and the reassembler's last message,
   // when nothing is buffered (an idle connection after a large message).
   void trim() noexcept;
