@@ -8,6 +8,8 @@
 #include <system_error>
 
 #include "orb/core/connection_cache.h"
+#include "orb/core/server_connection.h"
+#include "orb/core/upcall_wait.h"
 #include "orb/giop/messages.h"
 #include "orb/giop/protocol.h"
 #include "switchyard/exception.h"
@@ -224,6 +226,11 @@ bool client_connection::read_to_end() noexcept {
 
 void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline deadline, reply& into) {
   into.clear();
+  // Inside a servant: the wait keeps what this thread drives moving.
+  if (server_connection* upcall = current_upcall) [[unlikely]] {
+    wait_in_upcall(request_id, deadline, into, *upcall);
+    return;
+  }
   // The lone caller: no reader, nothing stashed, the connection readable: take the role without
   // the lock. Checked again after taking it: a reader before us may have stashed our reply.
   bool reader = false;
@@ -301,6 +308,97 @@ void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline d
         throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
                               "server " + peer_address() + " answered MessageError");
     }
+  }
+}
+
+bool client_connection::take_stashed(std::uint32_t request_id, reply& into) {
+  std::lock_guard lock(state_mutex_);
+  if (auto it = stash_.find(request_id); it != stash_.end()) {
+    into.copy_ = std::move(it->second);
+    stash_.erase(it);
+    stashed_.fetch_sub(1);
+    into.message_ = giop::make_message_view(into.copy_, 0xffffffffu);
+    return true;
+  }
+  if (closed_by_server_) raise_closed_by_server();
+  if (is_closed())
+    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed, CompletionStatus::maybe,
+                          "connection to " + peer_address() + " broke");
+  return false;
+}
+
+void client_connection::wait_in_upcall(std::uint32_t request_id, call_deadline deadline, reply& into,
+                                       server_connection& upcall) {
+  upcall_wait moving(upcall);
+  // The longest one poll waits: nested rounds tick a loop's deadlines; a thread that is not the
+  // reader looks at the stash this often (a stash does not wake a poll), and a worker at the
+  // pool's queue (which has no descriptor).
+  const int reader_poll_ms = moving.handle() < 0 ? 2 : 100;
+  constexpr int follower_poll_ms = 2;
+  auto poll_ms = [&](int longest) {
+    if (!deadline) return longest;
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now()).count();
+    return static_cast<int>(std::clamp<long long>(left + 1, 0, longest));
+  };
+  for (;;) {
+    bool served_ready = false;
+    if ((stashed_.load() != 0 || !is_open()) && take_stashed(request_id, into)) return;
+    if (!reader_busy_.exchange(true)) {
+      struct reader_role {
+        client_connection* self;
+        bool kept = false;
+        ~reader_role() {
+          if (!kept) self->release_reader();
+        }
+      } role{this};
+      // A reader before us may have stashed it between the look and the role.
+      if (stashed_.load() != 0 && take_stashed(request_id, into)) return;
+      // Every whole message buffered or readable now, without blocking: ours ends the wait
+      // (true; this thread keeps the reader role for it), others' are stashed.
+      auto drain = [&] {
+        for (;;) {
+          message_reader::result got;
+          bool have = false;
+          std::uint32_t id = 0;
+          try {
+            have = read_message(got, std::chrono::steady_clock::now());
+            if (have && is_reply(got.message)) id = reply_request_id(got.message);
+          } catch (const SystemException&) {
+            drop();
+            throw;
+          }
+          if (!have) return false;
+          if (id == request_id && is_reply(got.message)) {
+            into.owner_ = this;
+            into.message_ = got.message;
+            role.kept = true;
+            return true;
+          }
+          switch (file_message(got.message, id)) {
+            case filed::kept:
+              break;
+            case filed::close_connection:
+              drop(true);
+              raise_closed_by_server();
+            case filed::message_error:
+              drop();
+              throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
+                                    "server " + peer_address() + " answered MessageError");
+          }
+        }
+      };
+      if (drain()) return;
+      pollfd ready[2] = {{connection_->handle(), POLLIN, 0}, {moving.handle(), POLLIN, 0}};
+      if (::poll(ready, 2, poll_ms(reader_poll_ms)) > 0 && ready[0].revents != 0 && drain()) return;
+      served_ready = ready[1].revents != 0;
+    } else {
+      pollfd ready{moving.handle(), POLLIN, 0};
+      served_ready = ::poll(&ready, 1, poll_ms(follower_poll_ms)) > 0 && ready.revents != 0;
+    }
+    if (deadline && std::chrono::steady_clock::now() >= *deadline) raise_no_reply_in_time();
+    // The reader role is free again: a call made by a request served now may read.
+    moving.run(served_ready);
   }
 }
 

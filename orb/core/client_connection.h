@@ -49,6 +49,7 @@ namespace switchyard::core {
 
 class connection_cache;
 class message_trace;
+class server_connection;
 
 // When a call must be done by (-ORBCallTimeout); none: no limit.
 using call_deadline = std::optional<std::chrono::steady_clock::time_point>;
@@ -150,6 +151,12 @@ class client_connection {
   // TRANSIENT completed NO (minor connection_closed) when the server sent CloseConnection before
   // answering (it did not process the request: CORBA 3.0, 15.4.7); COMM_FAILURE completed MAYBE
   // when the connection ends, breaks or brings a malformed message (it is then closed).
+  //
+  // Called from inside a servant (current_upcall), it keeps what the thread drives moving while
+  // it waits (upcall_wait: the event loop it runs, its dedicated connection, the pool's queue),
+  // serving requests nested in this thread, so that a call back into this server, or a ring of
+  // servers back to it, completes (TAO's wait-on-reactor). The reader role is then held only
+  // while this thread polls the connection, never while it serves.
   void wait_for_reply(std::uint32_t request_id, call_deadline deadline, reply& into);
 
   // Forgets a request whose reply will not be waited for (a timed-out call).
@@ -226,6 +233,11 @@ class client_connection {
   // if it ended with CloseConnection.
   bool read_to_end() noexcept;
   void release_reader() noexcept;
+  // wait_for_reply inside the upcall of `upcall`, in the thread that serves it.
+  void wait_in_upcall(std::uint32_t request_id, call_deadline deadline, reply& into, server_connection& upcall);
+  // The reply to `request_id` if another thread (or an earlier round) stashed it: true, in
+  // `into`. Throws if the connection closed meanwhile. Takes state_mutex_.
+  bool take_stashed(std::uint32_t request_id, reply& into);
   // -ORBTrace: a request going out (its first piece holds the header).
   void trace_request(std::span<const transports::const_buffer> pieces) noexcept;
 

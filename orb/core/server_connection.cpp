@@ -1,6 +1,7 @@
 #include "orb/core/server_connection.h"
 
 #include <exception>
+#include <utility>
 
 #include "orb/adapter/adapter_registry.h"
 #include "orb/core/message_trace.h"
@@ -23,6 +24,10 @@
 #include "switchyard/server_request.h"
 
 namespace switchyard::core {
+
+// Set while a thread serves a request of a connection: a reply wait inside the servant keeps
+// what the thread drives moving (upcall_wait).
+constinit thread_local server_connection* current_upcall = nullptr;
 
 namespace {
 
@@ -115,7 +120,15 @@ bool server_connection::serve(const giop::message_view& message, cdr::output_str
 
 void server_connection::serve_request(const giop::message_view& message, const giop::protocol& protocol,
                                       cdr::output_stream& out, instrument::phase_timer& timer) {
-  const auto reply = dispatch_request(owner_.orb(), message, protocol, out, timer);
+  std::span<const std::byte> reply;
+  {
+    // What a reply wait inside the servant keeps moving (upcall_wait), innermost first.
+    struct upcall_scope {
+      server_connection* outer;
+      ~upcall_scope() { current_upcall = outer; }
+    } scope{std::exchange(current_upcall, this)};
+    reply = dispatch_request(owner_.orb(), message, protocol, out, timer);
+  }
   if (reply.empty()) return;  // a oneway
   send(reply);
   timer.mark(instrument::layer::write);
@@ -210,6 +223,7 @@ bool server_connection::flush_pending() noexcept {
     output_blocked_.store(false);
   }
   // The peer took everything: read (and serve what waited meanwhile) again.
+  if (unreadable_waits_ != 0) return true;
   try {
     return serve_buffered();
   } catch (const SystemException&) {
@@ -270,6 +284,7 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
   std::chrono::steady_clock::time_point message_started;
   bool graceful = false;
   bool moving = false;  // to an event loop (adaptive, crowded), between requests
+  dedicated_probes_ = &probes;
   try {
     connection_->set_io_timeouts(limits.send_timeout, tick);
     for (;;) {
@@ -325,6 +340,8 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
           [&](const giop::message_view& message) { return serve(message, replies, timer); },
           [&](const giop::header_result& header) { answer_bad_header(header); }, took_one);
       serving_.store(false);
+      if (!retired_buffers_.empty()) [[unlikely]]
+        retired_buffers_.clear();  // the requests that nested waits set aside are done
       if (!keep) break;
       if (close_requested_.load()) {
         graceful = close_gracefully_.load();
@@ -418,7 +435,8 @@ void server_connection::on_io(transports::native_handle, unsigned events) {
 }
 
 bool server_connection::on_readable() {
-  if (output_blocked_.load(std::memory_order_relaxed) || paused_for_pool_ || paused_for_shutdown_)
+  if (output_blocked_.load(std::memory_order_relaxed) || paused_for_pool_ || paused_for_shutdown_ ||
+      unreadable_waits_ != 0)
     return true;  // an event from before the pause
   instrument::phase_timer timer(loop_->probes());
   const auto got = reader_.receive_now(*connection_);
@@ -483,7 +501,8 @@ void server_connection::update_interest() {
   const bool blocked = output_blocked_.load(std::memory_order_relaxed);
   unsigned wanted = transports::io_events::none;
   if (blocked) wanted |= transports::io_events::writable;
-  else if (!paused_for_pool_ && !paused_for_shutdown_) wanted |= transports::io_events::readable;
+  else if (!paused_for_pool_ && !paused_for_shutdown_ && unreadable_waits_ == 0)
+    wanted |= transports::io_events::readable;
   if (wanted == interest_) return;
   loop_->events().modify(handle_, wanted);
   interest_ = wanted;
@@ -513,6 +532,7 @@ void server_connection::check_deadlines(std::chrono::steady_clock::time_point no
     if (now - output_blocked_since_ > limits.send_timeout) end(false, "send timeout: the peer does not read");
     return;
   }
+  if (nested_waits_ != 0) return;  // a request in progress: it is not idle
   if (inside_message_) {
     if (limits.message_timeout.count() > 0 && now - message_started_ > limits.message_timeout)
       end(false, "message timeout");
@@ -532,12 +552,74 @@ void server_connection::end(bool graceful, std::string_view why) noexcept {
   trace_end(why.empty() ? std::string_view(end_reason_.load()) : why);
   // CloseConnection only when every request read has been answered: the peer may send again
   // whatever has no reply (GIOP), so nothing it sent may be in progress.
-  if (graceful && in_flight_.load() == 0) send_close_connection();
+  if (graceful && in_flight_.load() == 0 && nested_waits_ == 0) send_close_connection();
   loop_->events().remove(handle_);
   interest_ = transports::io_events::none;
   connection_->shut_down();
   loop_->forget(*this);
   owner_.connection_ended();
+}
+
+// ---- Nested waits ------------------------------------------------------------------------------
+
+void server_connection::suspend_for_nested_wait(page_block& retired) noexcept {
+  ++nested_waits_;
+  if (unreadable_waits_ == 0 && reader_.retire_buffer(retired)) return;
+  if (unreadable_waits_++ != 0) return;
+  try {
+    update_interest();
+  } catch (...) {
+    // epoll refused (out of memory): on_readable reads nothing while it waits anyway.
+  }
+}
+
+void server_connection::resume_after_nested_wait() noexcept {
+  --nested_waits_;
+  if (unreadable_waits_ == 0 || --unreadable_waits_ != 0) return;
+  try {
+    update_interest();
+  } catch (...) {
+    end(false, "could not read again after a nested wait");
+  }
+}
+
+bool server_connection::begin_dedicated_wait() noexcept {
+  ++nested_waits_;
+  if (unreadable_waits_ == 0) {
+    try {
+      retired_buffers_.emplace_back();
+      if (reader_.retire_buffer(retired_buffers_.back())) return true;
+    } catch (...) {
+    }
+  }
+  ++unreadable_waits_;
+  return false;
+}
+
+void server_connection::end_dedicated_wait() noexcept {
+  --nested_waits_;
+  if (unreadable_waits_ != 0) --unreadable_waits_;
+}
+
+bool server_connection::serve_while_waiting(cdr::output_stream& replies) noexcept {
+  try {
+    // Polled readable: a blocking socket returns at once.
+    const auto got = reader_.receive_now(*connection_);
+    if (got == message_reader::received::closed) return false;  // the outer request's driver sees it too
+    if (got == message_reader::received::nothing) return true;
+    instrument::phase_timer timer(*dedicated_probes_);
+    bool took_one = false;
+    if (take_buffered(
+            reader_, timer, [] { return true; },
+            [&](const giop::message_view& message) { return serve(message, replies, timer); },
+            [&](const giop::header_result& header) { answer_bad_header(header); }, took_one))
+      return true;
+  } catch (const SystemException& e) {
+    trace_end(e.what());
+  }
+  // A bad message, CloseConnection from the peer, a failed read or reply: no more reading here.
+  connection_->shut_down();
+  return false;
 }
 
 // ---- Workers -----------------------------------------------------------------------------------

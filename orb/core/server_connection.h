@@ -39,6 +39,12 @@ namespace switchyard::core {
 
 class server;
 class server_loop;
+class server_connection;
+
+// The connection whose request this thread's servant is running, innermost first (a nested
+// upcall saves and restores it); null outside servants. A reply wait reads it to learn whether
+// it must keep an event loop moving (server_connection::inline_loop).
+extern constinit thread_local server_connection* current_upcall;
 
 class server_connection final : public transports::io_handler, public std::enable_shared_from_this<server_connection> {
  public:
@@ -66,6 +72,24 @@ class server_connection final : public transports::io_handler, public std::enabl
   void resume_reading() noexcept;
   // Any thread: resume_reading() in the loop's thread.
   void post_resume() noexcept;
+
+  // ---- Nested waits (upcall_wait) ----
+  // Event loop: while its upcall waits for a reply and the loop runs nested rounds meanwhile: not timed out,
+  // not told CloseConnection (a request is in progress); read and served on (GIOP lets a peer
+  // send requests without waiting for replies, and a nested call may come back on this very
+  // connection), once the buffer holding the waiting request is set aside in `retired` (kept
+  // until the outermost round ends). If it cannot be (a reassembled request), the connection is
+  // not read until the wait ends. Counted: nested waits stack.
+  void suspend_for_nested_wait(page_block& retired) noexcept;
+  void resume_after_nested_wait() noexcept;
+  // Dedicated thread: the same for its own connection, which it then reads itself while it waits
+  // (serve_while_waiting); false if it cannot be read meanwhile.
+  bool begin_dedicated_wait() noexcept;
+  void end_dedicated_wait() noexcept;
+  // Dedicated thread, its connection readable during a nested wait: reads and serves what came,
+  // replies through `replies`. False when the connection cannot be read further (it is shut
+  // down; serve_dedicated ends it after the outer request).
+  bool serve_while_waiting(cdr::output_stream& replies) noexcept;
 
   // ---- Workers (-ORBThreads) ----
   // Serves one request a loop copied into the pool; the worker's own reply stream and timer.
@@ -143,12 +167,19 @@ class server_connection final : public transports::io_handler, public std::enabl
   std::chrono::steady_clock::time_point message_started_{};
   std::chrono::steady_clock::time_point output_blocked_since_{};
   bool inside_message_ = false;
+  unsigned nested_waits_ = 0;      // upcalls of this connection waiting in nested loop rounds
+  unsigned unreadable_waits_ = 0;  // of those, the ones whose buffer could not be set aside
+  // Dedicated thread: its probes, and request buffers set aside by nested waits (released
+  // between requests).
+  instrument::probe_table* dedicated_probes_ = nullptr;
+  std::vector<page_block> retired_buffers_;
 
   // Worker pool: requests of this connection queued or being served.
   std::atomic<std::uint32_t> in_flight_{0};
   std::atomic<bool> waiting_for_pool_{false};
 
   friend class server_loop;
+  friend class upcall_wait;
 };
 
 }  // namespace switchyard::core

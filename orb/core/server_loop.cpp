@@ -1,5 +1,7 @@
 #include "orb/core/server_loop.h"
 
+#include <utility>
+
 #include "orb/core/server.h"
 #include "orb/core/server_connection.h"
 
@@ -52,7 +54,11 @@ int server_loop::run_once(std::chrono::milliseconds timeout) {
     tick(now);
     next_tick_ = now + owner_.tick_interval();
   }
-  ended_.clear();
+  // A nested round's connections may still be on the stack of the round around it.
+  if (nested_depth_ == 0) {
+    ended_.clear();
+    retired_buffers_.clear();
+  }
   return dispatched;
 }
 
@@ -105,6 +111,21 @@ void server_loop::stop(bool graceful) noexcept {
   }
   while (!connections_.empty()) connections_.back()->end(graceful);
   ended_.clear();
+  retired_buffers_.clear();
+}
+
+server_loop::nested_wait::nested_wait(server_loop& loop, server_connection& upcall)
+    : loop_(loop), upcall_(upcall.shared_from_this()), replies_(4096) {
+  loop_.retired_buffers_.emplace_back();  // before anything changes: it may throw
+  ++loop_.nested_depth_;
+  upcall_->suspend_for_nested_wait(loop_.retired_buffers_.back());
+  std::swap(loop_.replies_, replies_);
+}
+
+server_loop::nested_wait::~nested_wait() {
+  std::swap(loop_.replies_, replies_);
+  upcall_->resume_after_nested_wait();
+  --loop_.nested_depth_;
 }
 
 }  // namespace switchyard::core

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "orb/base/page_allocator.h"
 #include "switchyard/cdr/output_stream.h"
 #include "switchyard/instrument.h"
 #include "transports/event_loop.h"
@@ -56,6 +57,26 @@ class server_loop {
   // Any thread: stops reading every connection (requests being served go on), for a drain.
   void pause_all();
 
+  // The loop's thread, inside an upcall it serves inline that waits for a reply (a nested call):
+  // while it lives, rounds may run nested (run_once(0) from inside the upcall) and serve the
+  // loop's other connections, accept, tick. The upcall's connection is kept alive and not timed
+  // out, and goes on being read once the buffer holding the waiting request is set aside (see
+  // server_connection::suspend_for_nested_wait); inline requests served meanwhile write their
+  // replies into a reply stream of their own (the outer request's stays as it is); connections
+  // that end, and buffers set aside, are released only by the outermost round.
+  class nested_wait {
+   public:
+    nested_wait(server_loop& loop, server_connection& upcall);
+    ~nested_wait();
+    nested_wait(const nested_wait&) = delete;
+    nested_wait& operator=(const nested_wait&) = delete;
+
+   private:
+    server_loop& loop_;
+    std::shared_ptr<server_connection> upcall_;
+    cdr::output_stream replies_;
+  };
+
  private:
   void tick(std::chrono::steady_clock::time_point now) noexcept;
 
@@ -65,9 +86,11 @@ class server_loop {
   cdr::output_stream replies_;
   std::vector<std::shared_ptr<server_connection>> connections_;
   std::vector<std::shared_ptr<server_connection>> ended_;  // released after the batch
+  std::vector<page_block> retired_buffers_;                // requests' buffers set aside by nested waits
   std::chrono::steady_clock::time_point next_tick_{};
   std::thread thread_;
   std::atomic<bool> stopping_{false};
+  unsigned nested_depth_ = 0;  // nested_wait objects alive (loop thread)
 };
 
 }  // namespace switchyard::core

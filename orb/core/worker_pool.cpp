@@ -80,33 +80,52 @@ void worker_pool::work() {
   for (;;) {
     ready_.wait(lock, [this] { return stopping_ || count_ != 0; });
     if (stopping_) break;
-    item taken = std::move(ring_[head_]);
-    head_ = (head_ + 1) % ring_.size();
-    --count_;
-    ++serving_;
-    // A place is free: the connection waiting longest may read again.
-    std::shared_ptr<server_connection> resumed;
-    while (!waiting_.empty() && !resumed) {
-      resumed = waiting_.front().lock();
-      waiting_.erase(waiting_.begin());
-    }
-    lock.unlock();
-    if (resumed) resumed->post_resume();
-    {
-      auto message = giop::make_message_view(taken.bytes, 0xffffffffu);
-      instrument::phase_timer timer(probes);
-      taken.connection->serve_queued(message, replies, timer);
-    }
-    taken.connection.reset();
-    owner_.budget().release(taken.reserved);
-    lock.lock();
-    --serving_;
-    if (taken.bytes.capacity() <= spare_buffer_limit && spare_.size() < max_spare_buffers)
-      spare_.push_back(std::move(taken.bytes));
-    if (count_ == 0 && serving_ == 0) drained_.notify_all();
+    item taken;
+    take(lock, taken);
+    serve(taken, replies, probes, lock);
   }
   lock.unlock();
   owner_.give_back_probe_table(probes);
+}
+
+bool worker_pool::serve_one(cdr::output_stream& replies, instrument::probe_table& probes) {
+  std::unique_lock lock(mutex_);
+  if (stopping_ || count_ == 0) return false;
+  item taken;
+  take(lock, taken);
+  serve(taken, replies, probes, lock);
+  return true;
+}
+
+void worker_pool::take(std::unique_lock<std::mutex>& lock, item& taken) {
+  taken = std::move(ring_[head_]);
+  head_ = (head_ + 1) % ring_.size();
+  --count_;
+  ++serving_;
+  // A place is free: the connection waiting longest may read again.
+  std::shared_ptr<server_connection> resumed;
+  while (!waiting_.empty() && !resumed) {
+    resumed = waiting_.front().lock();
+    waiting_.erase(waiting_.begin());
+  }
+  lock.unlock();
+  if (resumed) resumed->post_resume();
+}
+
+void worker_pool::serve(item& taken, cdr::output_stream& replies, instrument::probe_table& probes,
+                        std::unique_lock<std::mutex>& lock) {
+  {
+    auto message = giop::make_message_view(taken.bytes, 0xffffffffu);
+    instrument::phase_timer timer(probes);
+    taken.connection->serve_queued(message, replies, timer);
+  }
+  taken.connection.reset();
+  owner_.budget().release(taken.reserved);
+  lock.lock();
+  --serving_;
+  if (taken.bytes.capacity() <= spare_buffer_limit && spare_.size() < max_spare_buffers)
+    spare_.push_back(std::move(taken.bytes));
+  if (count_ == 0 && serving_ == 0) drained_.notify_all();
 }
 
 void worker_pool::drain(std::chrono::milliseconds limit) noexcept {

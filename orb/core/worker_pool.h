@@ -14,6 +14,8 @@
 
 #include "orb/base/page_allocator.h"
 #include "orb/giop/message_header.h"
+#include "switchyard/cdr/output_stream.h"
+#include "switchyard/instrument.h"
 
 namespace switchyard::core {
 
@@ -33,6 +35,11 @@ class worker_pool {
   // A loop's thread: queues a copy of `message`; false if the budget refused the copy.
   bool submit(std::shared_ptr<server_connection> connection, const giop::message_view& message);
 
+  // A worker whose upcall waits for a reply (a nested call): serves one queued request in its
+  // own thread, nested, if there is one (true), so that workers all waiting on each other's
+  // requests never deadlock.
+  bool serve_one(cdr::output_stream& replies, instrument::probe_table& probes);
+
   // Waits, at most `limit`, until nothing is queued and no worker serves.
   void drain(std::chrono::milliseconds limit) noexcept;
   // Stops the workers (after the request each is serving) and drops what is still queued.
@@ -47,6 +54,11 @@ class worker_pool {
     std::size_t reserved = 0;  // drawn from the budget for `bytes`
   };
   void work();
+  // With the lock held and an item queued: takes it (and resumes a connection waiting for room).
+  void take(std::unique_lock<std::mutex>& lock, item& taken);
+  // Serves `taken` without the lock, then gives its buffer back (taking the lock).
+  void serve(item& taken, cdr::output_stream& replies, instrument::probe_table& probes,
+             std::unique_lock<std::mutex>& lock);
 
   server& owner_;
   std::size_t max_queued_;
