@@ -1,0 +1,185 @@
+// Servants that call out from inside their upcalls, in every concurrency model, with more
+// connections open than adaptive's dedicated threads serve (-ORBDedicatedThreads 2, more than
+// twice that many peers): a call back into the same server, a callback into a calling client
+// that serves too (from its own event loop's thread), and a ring of three servers. Each must
+// complete (docs/orb.md, "Concurrency"). The ORBs live in this process; every call is bounded by
+// -ORBCallTimeout, so a deadlock fails the test instead of hanging it. No timing is asserted.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nesting.h"
+#include "switchyard/exception.h"
+#include "switchyard/orb.h"
+#include "tests/core/orb_fixture.h"
+#include "tests/robustness/robustness_support.h"
+
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::vector<std::string> every_model{"adaptive", "reactive", "thread-per-connection", "thread-pool"};
+
+// nap sleeps, ping answers, relay and hop call on from inside the upcall.
+struct node final : Nesting::Node_skeleton {
+  void nap(std::int32_t ms) override { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+  std::int32_t ping(std::int32_t n) override { return n; }
+  std::int32_t relay(const Nesting::Node& target, std::int32_t n) override {
+    Nesting::Node next = target;
+    return next.ping(n);
+  }
+  std::int32_t hop(const std::vector<Nesting::Node>& path, std::int32_t n) override {
+    if (path.empty()) return n + 1;
+    Nesting::Node next = path.front();
+    return next.hop(std::vector<Nesting::Node>(path.begin() + 1, path.end()), n) + 1;
+  }
+};
+
+// Few dedicated threads (the adaptive server is crowded past 4 connections), and no call may
+// wait for ever.
+std::vector<std::string> server_options(const std::string& model) {
+  auto options = robustness::model_options(model);
+  for (const char* option : {"-ORBDedicatedThreads", "2", "-ORBEventLoops", "2", "-ORBCallTimeout", "20000"})
+    options.emplace_back(option);
+  return options;
+}
+
+// A server ORB with one node, run() in a thread of its own.
+struct node_server {
+  explicit node_server(const std::string& model) : serving(server_options(model)) {
+    reference = Nesting::Node(serving.orb->root_adapter().activate(std::make_shared<node>()));
+    ior = serving.orb->object_to_string(reference._reference());
+    serving.start();
+  }
+  test::serving_orb serving;
+  Nesting::Node reference;
+  std::string ior;
+};
+
+// A client ORB of its own: one connection to each server it calls.
+struct client {
+  client() : orb(switchyard::orb_init(std::vector<std::string>{"-ORBCallTimeout", "20000"})) {}
+  ~client() { orb->destroy(); }
+  Nesting::Node node(const std::string& ior) { return Nesting::Node(orb->string_to_object(ior)); }
+  std::shared_ptr<switchyard::orb> orb;
+};
+
+// Peers that each hold a connection open to every server, having pinged once (more than twice
+// the dedicated threads: adaptive's dedicated connections move to the loops).
+struct crowd {
+  crowd(const std::vector<const node_server*>& servers, int peers) {
+    for (int i = 0; i < peers; ++i) {
+      auto& peer = members.emplace_back(std::make_unique<client>());
+      for (const auto* server : servers) REQUIRE(peer->node(server->ior).ping(i) == i);
+    }
+  }
+  std::vector<std::unique_ptr<client>> members;
+};
+
+constexpr int crowd_size = 6;
+
+// `rounds` calls of `call` from each of `threads` threads; how many answered right. Catch's
+// macros are for this thread only: a failure's message comes back in `error`.
+template <class Call>
+int call_from_threads(int threads, int rounds, Call call, std::string& error) {
+  std::atomic<int> right{0};
+  std::mutex error_mutex;
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) {
+    running.emplace_back([&, t] {
+      for (int i = 0; i < rounds; ++i) {
+        try {
+          if (call(t * 1000 + i)) ++right;
+        } catch (const switchyard::SystemException& e) {
+          std::lock_guard lock(error_mutex);
+          error = "thread " + std::to_string(t) + ": " + e.what();
+        }
+      }
+    });
+  }
+  for (auto& thread : running) thread.join();
+  return right.load();
+}
+
+}  // namespace
+
+TEST_CASE("a servant calls back into its own server, in every model", "[nesting]") {
+  for (const auto& model : every_model) {
+    INFO("model " << model);
+    node_server server(model);
+    crowd others({&server}, crowd_size);
+    client caller;
+    auto target = caller.node(server.ior);
+    // Through the server's own reference (the argument binds to the server's ORB): one level,
+    // then three levels deep, from several callers at once.
+    CHECK(target.relay(server.reference, 7) == 7);
+    const std::vector<Nesting::Node> self_path(3, server.reference);
+    CHECK(target.hop(self_path, 10) == 14);
+    std::string error;
+    const int right = call_from_threads(
+        3, 5,
+        [&](int n) {
+          auto mine = caller.node(server.ior);
+          return mine.hop(std::vector<Nesting::Node>(2, server.reference), n) == n + 3;
+        },
+        error);
+    INFO(error);
+    CHECK(right == 15);
+    // Still serving everyone afterwards.
+    for (auto& peer : others.members) CHECK(peer->node(server.ior).ping(1) == 1);
+  }
+}
+
+TEST_CASE("a server calls back into a client that serves too, in every model", "[nesting]") {
+  for (const auto& model : every_model) {
+    INFO("model " << model);
+    node_server server(model);
+    node_server calling_client(model);  // a client with objects of its own
+    crowd others({&server, &calling_client}, crowd_size);
+    client driver;
+    // The client's servant (on its own loop's thread, in the loop models) calls the server,
+    // whose servant calls back into the client's object.
+    auto entry = driver.node(calling_client.ior);
+    CHECK(entry.hop({server.reference, calling_client.reference}, 0) == 3);
+    // The plain form: the client passes a reference to its own object.
+    client plain;
+    CHECK(plain.node(server.ior).relay(calling_client.reference, 5) == 5);
+    std::string error;
+    const int right = call_from_threads(
+        3, 5,
+        [&](int n) {
+          return entry.hop({server.reference, calling_client.reference}, n) == n + 3;
+        },
+        error);
+    INFO(error);
+    CHECK(right == 15);
+  }
+}
+
+TEST_CASE("a ring of three servers calls back into the first, in every model", "[nesting]") {
+  for (const auto& model : every_model) {
+    INFO("model " << model);
+    node_server a(model), b(model), c(model);
+    crowd others({&a, &b, &c}, crowd_size);
+    client driver;
+    auto entry = driver.node(a.ior);
+    // A calls B calls C calls A.
+    CHECK(entry.hop({b.reference, c.reference, a.reference}, 0) == 4);
+    // Twice round, and from several drivers at once.
+    CHECK(entry.hop({b.reference, c.reference, a.reference, b.reference, c.reference, a.reference}, 0) == 7);
+    std::string error;
+    const int right = call_from_threads(
+        3, 4,
+        [&](int n) {
+          return entry.hop({b.reference, c.reference, a.reference}, n) == n + 4;
+        },
+        error);
+    INFO(error);
+    CHECK(right == 12);
+  }
+}
