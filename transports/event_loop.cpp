@@ -141,29 +141,12 @@ int event_loop::run_once(std::chrono::milliseconds timeout) {
 
 void event_loop::run_tasks() {
   // Tasks may post or defer more; those run in the next round (bounded work per round).
-  if (running_tasks_) [[unlikely]] {
-    // A round nested inside a task or a handler of an outer round: running_ is the outer's.
-    std::vector<std::function<void()>> nested;
-    {
-      std::lock_guard lock(posted_mutex_);
-      nested.swap(posted_);
-    }
-    for (auto& task : nested) task();
-  } else {
-    {
-      std::lock_guard lock(posted_mutex_);
-      running_.swap(posted_);
-    }
-    running_tasks_ = true;
-    struct done {
-      event_loop& loop;
-      ~done() {
-        loop.running_.clear();
-        loop.running_tasks_ = false;
-      }
-    } finished{*this};
-    for (auto& task : running_) task();
+  {
+    std::lock_guard lock(posted_mutex_);
+    running_.swap(posted_);
   }
+  for (auto& task : running_) task();
+  running_.clear();
   if (!deferred_.empty()) {
     std::vector<std::function<void()>> now;
     now.swap(deferred_);

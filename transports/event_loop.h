@@ -78,6 +78,7 @@ class event_loop {
   // must wait for something else too (a reply, inside an upcall it serves) polls it beside that,
   // and calls run_once(0) when it is readable. run_once may be called again from inside a handler
   // (such a nested wait): a nested round dispatches its own batch and runs the tasks posted since.
+  // Not from inside a task: the tasks being run are in running_.
   native_handle poll_handle() const noexcept { return epoll_fd_; }
 
  private:
@@ -98,7 +99,6 @@ class event_loop {
   std::mutex posted_mutex_;  // guards posted_
   std::vector<std::function<void()>> posted_;
   std::vector<std::function<void()>> running_;   // posted tasks being run (loop thread)
-  bool running_tasks_ = false;                   // running_ is in use (a nested round swaps into its own)
   std::vector<std::function<void()>> deferred_;  // loop thread only
 };
 
