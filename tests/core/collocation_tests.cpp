@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -399,5 +400,25 @@ TEST_CASE("direct: a DSI servant and the DII go through the adapter", "[core][co
   ttcp_sequence ttcp(o->root_adapter().activate(ttcp_servant));
   for (int i = 0; i < 3; ++i) ttcp.sendNoParams_1way();
   CHECK(ttcp_servant->oneway == 3);
+  o->destroy();
+}
+
+TEST_CASE("collocated calls from several threads at once, through one reference", "[core][collocation][threads]") {
+  const std::string mode = GENERATE("thru-adapter", "direct");
+  INFO(mode);
+  auto o = listening_orb({"-ORBCollocation", mode, "-ORBInstrument", "-ORBInstrumentFile", "/dev/null"});
+  auto servant = std::make_shared<watching_echo>();
+  Integrity::Echo echo(through_string(*o, o->root_adapter().activate(servant)));
+  constexpr int threads = 3, calls_each = 200;
+  std::vector<std::thread> callers;
+  std::atomic<int> right{0};
+  for (int t = 0; t < threads; ++t)
+    callers.emplace_back([&, t] {
+      for (int i = 0; i < calls_each; ++i)
+        if (echo.echo_string(std::to_string(t * 1000 + i)) == std::to_string(t * 1000 + i)) ++right;
+    });
+  for (auto& caller : callers) caller.join();
+  CHECK(right == threads * calls_each);
+  CHECK(servant->served() == static_cast<std::uint32_t>(threads * calls_each));
   o->destroy();
 }
