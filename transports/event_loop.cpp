@@ -140,13 +140,18 @@ int event_loop::run_once(std::chrono::milliseconds timeout) {
 }
 
 void event_loop::run_tasks() {
-  // Tasks may post or defer more; those run in the next round (bounded work per round).
+  // Tasks may post or defer more; those run in the next round (bounded work per round). The
+  // batch is a local: a task's request may wait for a reply in a nested round, which runs tasks
+  // too. The vectors trade places so that none allocates in the steady state.
+  std::vector<std::function<void()>> tasks;
+  tasks.swap(spare_tasks_);
   {
     std::lock_guard lock(posted_mutex_);
-    running_.swap(posted_);
+    tasks.swap(posted_);
   }
-  for (auto& task : running_) task();
-  running_.clear();
+  for (auto& task : tasks) task();
+  tasks.clear();
+  if (tasks.capacity() > spare_tasks_.capacity()) tasks.swap(spare_tasks_);
   if (!deferred_.empty()) {
     std::vector<std::function<void()>> now;
     now.swap(deferred_);

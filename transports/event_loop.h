@@ -72,13 +72,17 @@ class event_loop {
 
   // The loop's thread: the one in run_once now or last (set by run_once; any thread may ask).
   bool in_loop_thread() const noexcept { return std::this_thread::get_id() == owner_.load(std::memory_order_relaxed); }
+  std::thread::id loop_thread() const noexcept { return owner_.load(std::memory_order_relaxed); }
+  // The calling thread runs the loop from now on (it was handed over between threads): before
+  // its first round, so that in_loop_thread() says so at once.
+  void take_thread() noexcept { owner_.store(std::this_thread::get_id(), std::memory_order_relaxed); }
   // The time the current batch began (read once per epoll_wait return, for cheap timestamps).
   std::chrono::steady_clock::time_point batch_time() const noexcept { return batch_time_; }
   // The epoll descriptor: readable while a handle is ready or a task is posted. A thread that
   // must wait for something else too (a reply, inside an upcall it serves) polls it beside that,
   // and calls run_once(0) when it is readable. run_once may be called again from inside a handler
   // (such a nested wait): a nested round dispatches its own batch and runs the tasks posted since.
-  // Not from inside a task: the tasks being run are in running_.
+  // Also from inside a task (a task may serve a request whose servant waits so).
   native_handle poll_handle() const noexcept { return epoll_fd_; }
 
  private:
@@ -98,8 +102,8 @@ class event_loop {
 
   std::mutex posted_mutex_;  // guards posted_
   std::vector<std::function<void()>> posted_;
-  std::vector<std::function<void()>> running_;   // posted tasks being run (loop thread)
-  std::vector<std::function<void()>> deferred_;  // loop thread only
+  std::vector<std::function<void()>> spare_tasks_;  // an empty vector with capacity, for run_tasks
+  std::vector<std::function<void()>> deferred_;     // loop thread only
 };
 
 }  // namespace switchyard::transports

@@ -227,7 +227,7 @@ bool client_connection::read_to_end() noexcept {
 void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline deadline, reply& into) {
   into.clear();
   // Inside a servant: the wait keeps what this thread drives moving.
-  if (server_connection* upcall = current_upcall) [[unlikely]] {
+  if (upcall_frame* upcall = current_upcall) [[unlikely]] {
     wait_in_upcall(request_id, deadline, into, *upcall);
     return;
   }
@@ -328,7 +328,7 @@ bool client_connection::take_stashed(std::uint32_t request_id, reply& into) {
 }
 
 void client_connection::wait_in_upcall(std::uint32_t request_id, call_deadline deadline, reply& into,
-                                       server_connection& upcall) {
+                                       upcall_frame& upcall) {
   upcall_wait moving(upcall);
   // The longest one poll waits: nested rounds tick a loop's deadlines; a thread that is not the
   // reader looks at the stash this often (a stash does not wake a poll), and a worker at the

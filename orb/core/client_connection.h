@@ -49,7 +49,7 @@ namespace switchyard::core {
 
 class connection_cache;
 class message_trace;
-class server_connection;
+struct upcall_frame;
 
 // When a call must be done by (-ORBCallTimeout); none: no limit.
 using call_deadline = std::optional<std::chrono::steady_clock::time_point>;
@@ -234,7 +234,7 @@ class client_connection {
   bool read_to_end() noexcept;
   void release_reader() noexcept;
   // wait_for_reply inside the upcall of `upcall`, in the thread that serves it.
-  void wait_in_upcall(std::uint32_t request_id, call_deadline deadline, reply& into, server_connection& upcall);
+  void wait_in_upcall(std::uint32_t request_id, call_deadline deadline, reply& into, upcall_frame& upcall);
   // The reply to `request_id` if another thread (or an earlier round) stashed it: true, in
   // `into`. Throws if the connection closed meanwhile. Takes state_mutex_.
   bool take_stashed(std::uint32_t request_id, reply& into);

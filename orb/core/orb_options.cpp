@@ -101,6 +101,8 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     }
   } else if (is("-ORBDedicatedThreads")) {
     options.dedicated_threads = parse_number<unsigned>(name, value(), 0, 100'000);
+  } else if (is("-ORBHandoverAfter")) {
+    options.handover_after = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
   } else if (is("-ORBEventLoops")) {
     options.event_loops = parse_number<unsigned>(name, value(), 0, 256);
   } else if (is("-ORBMaxConnections")) {

@@ -72,6 +72,10 @@ struct orb_options {
   // -ORBDedicatedThreads N (adaptive): the first N connections get a thread each; past 2N open
   // connections those move to the event loops (server::crowded).
   unsigned dedicated_threads = 8;
+  // -ORBHandoverAfter ms (adaptive): an event loop whose thread has run one servant this long
+  // (seen twice in a row, so between once and twice as long) is handed to a spare thread; 0:
+  // never (server_loop, "Leadership").
+  std::chrono::milliseconds handover_after{5};
   // -ORBEventLoops N: event loops (threads) for the connections no thread is dedicated to;
   // 0: one per CPU. The reactive model has exactly one.
   unsigned event_loops = 0;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "orb/core/loop_handover.h"
 #include "orb/core/message_trace.h"
 #include "orb/core/orb_impl.h"
 #include "orb/core/server_connection.h"
@@ -78,8 +79,17 @@ server::server(orb_impl& orb, instrument::probe_table_set& probes)
   loop_started_.assign(loops, false);
   loop_started_[0] = true;  // run by ORB::run
   const bool threads_serve = options_.server_threads == 0;
-  if (threads_serve && options_.concurrency == concurrency_model::adaptive)
+  if (threads_serve && options_.concurrency == concurrency_model::adaptive) {
     crowded_above_ = 2 * static_cast<std::size_t>(options_.dedicated_threads);
+    if (options_.handover_after.count() > 0) {
+      std::vector<server_loop*> watched;
+      for (auto& loop : loops_) {
+        loop->allow_handover();
+        watched.push_back(loop.get());
+      }
+      handover_ = std::make_unique<loop_handover>(*this, std::move(watched), options_.handover_after);
+    }
+  }
 }
 
 server::~server() { stop(false); }
@@ -175,6 +185,7 @@ server_loop& server::next_loop() {
     loops_[index]->start();
     loop_started_[index] = true;
   }
+  if (handover_) handover_->watch();
   return *loops_[index];
 }
 
@@ -257,6 +268,7 @@ void server::stop(bool graceful) noexcept {
   }
   dedicated_.stop(graceful);
   for (auto& loop : loops_) loop->stop(graceful);
+  if (handover_) handover_->stop(std::chrono::steady_clock::time_point::max());
   if (pool_) pool_->stop();
   std::lock_guard lock(listeners_mutex_);
   listeners_.clear();

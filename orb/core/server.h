@@ -25,6 +25,7 @@
 
 namespace switchyard::core {
 
+class loop_handover;
 class orb_impl;
 class server_loop;
 class worker_pool;
@@ -97,6 +98,7 @@ class server {
   std::size_t next_loop_ = 0;
   std::size_t crowded_above_ = 0;  // adaptive: 2 x -ORBDedicatedThreads; 0: never crowded
   std::unique_ptr<worker_pool> pool_;
+  std::unique_ptr<loop_handover> handover_;  // adaptive, served inline: the loops' watchdog
   connection_threads dedicated_;
 
   mutable std::mutex listeners_mutex_;  // guards listeners_, advertised_

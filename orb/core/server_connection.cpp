@@ -27,7 +27,7 @@ namespace switchyard::core {
 
 // Set while a thread serves a request of a connection: a reply wait inside the servant keeps
 // what the thread drives moving (upcall_wait).
-constinit thread_local server_connection* current_upcall = nullptr;
+constinit thread_local upcall_frame* current_upcall = nullptr;
 
 namespace {
 
@@ -122,11 +122,19 @@ void server_connection::serve_request(const giop::message_view& message, const g
                                       cdr::output_stream& out, instrument::phase_timer& timer) {
   std::span<const std::byte> reply;
   {
-    // What a reply wait inside the servant keeps moving (upcall_wait), innermost first.
+    // What a reply wait inside the servant keeps moving (upcall_wait), innermost first; served
+    // inline by a loop that hands over, the servant code is marked so that a watchdog may hand
+    // the loop to a spare thread while it runs (server_loop, "Leadership").
     struct upcall_scope {
-      server_connection* outer;
-      ~upcall_scope() { current_upcall = outer; }
-    } scope{std::exchange(current_upcall, this)};
+      upcall_frame frame;
+      server_loop* leads;
+      upcall_frame* outer = std::exchange(current_upcall, &frame);
+      ~upcall_scope() {
+        current_upcall = outer;
+        if (leads != nullptr) leads->servant_ends(frame.servant_mark);
+      }
+    } scope{{*this}, loop_ != nullptr && loop_->hands_over() ? loop_ : nullptr};
+    if (scope.leads != nullptr) scope.frame.servant_mark = scope.leads->servant_begins(*this);
     reply = dispatch_request(owner_.orb(), message, protocol, out, timer);
   }
   if (reply.empty()) return;  // a oneway

@@ -41,10 +41,17 @@ class server;
 class server_loop;
 class server_connection;
 
-// The connection whose request this thread's servant is running, innermost first (a nested
-// upcall saves and restores it); null outside servants. A reply wait reads it to learn whether
-// it must keep an event loop moving (server_connection::inline_loop).
-extern constinit thread_local server_connection* current_upcall;
+// A request whose servant this thread is running: its connection, and, served inline by an event
+// loop that hands over (server_loop, "Leadership"), the mark of its servant code.
+struct upcall_frame {
+  server_connection& connection;
+  std::uint64_t servant_mark = 0;
+};
+
+// The innermost request this thread's servant is running (a nested upcall saves and restores
+// it); null outside servants. A reply wait reads it to learn what it must keep moving
+// (upcall_wait).
+extern constinit thread_local upcall_frame* current_upcall;
 
 class server_connection final : public transports::io_handler, public std::enable_shared_from_this<server_connection> {
  public:

@@ -1,5 +1,6 @@
 #include "orb/core/server_loop.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "orb/core/server.h"
@@ -8,7 +9,7 @@
 namespace switchyard::core {
 
 server_loop::server_loop(server& owner, instrument::probe_table& probes)
-    : owner_(owner), probes_(probes), replies_(4096) {}
+    : owner_(owner), probes_(&probes), home_replies_(4096) {}
 
 server_loop::~server_loop() { stop(false); }
 
@@ -44,6 +45,14 @@ void server_loop::forget(server_connection& connection) noexcept {
 }
 
 int server_loop::run_once(std::chrono::milliseconds timeout) {
+  const int dispatched = round(timeout);
+  // A former leader waits to lead again (the loop was handed over while it ran a servant).
+  if (waiting_to_lead_.load(std::memory_order_relaxed) != 0) [[unlikely]]
+    step_aside();
+  return dispatched;
+}
+
+int server_loop::round(std::chrono::milliseconds timeout) {
   auto now = std::chrono::steady_clock::now();
   if (next_tick_ == std::chrono::steady_clock::time_point{}) next_tick_ = now + owner_.tick_interval();
   const auto until_tick =
@@ -102,6 +111,11 @@ void server_loop::stop(bool graceful) noexcept {
   }
   events_.wake();
   if (thread_.joinable()) thread_.join();
+  {
+    // A spare that leads leaves at the end of its round (woken above).
+    std::unique_lock lock(lead_mutex_);
+    lead_passed_.wait(lock, [&] { return spares_leading_ == 0; });
+  }
   // Whatever was posted and not yet run (the end_all above, adoptions) runs here, in this thread
   // now that no other runs the loop.
   try {
@@ -114,18 +128,134 @@ void server_loop::stop(bool graceful) noexcept {
   retired_buffers_.clear();
 }
 
-server_loop::nested_wait::nested_wait(server_loop& loop, server_connection& upcall)
-    : loop_(loop), upcall_(upcall.shared_from_this()), replies_(4096) {
+server_loop::nested_wait::nested_wait(server_loop& loop, upcall_frame& upcall)
+    : loop_(loop), frame_(upcall), upcall_(upcall.connection.shared_from_this()), replies_(4096) {
   loop_.retired_buffers_.emplace_back();  // before anything changes: it may throw
+  // The servant code pauses: this thread runs rounds now (after waiting to lead again, if the
+  // loop was handed over meanwhile).
+  if (loop_.hands_over_) loop_.servant_ends(frame_.servant_mark);
   ++loop_.nested_depth_;
   upcall_->suspend_for_nested_wait(loop_.retired_buffers_.back());
-  std::swap(loop_.replies_, replies_);
+  outer_replies_ = std::exchange(loop_.replies_, &replies_);
 }
 
 server_loop::nested_wait::~nested_wait() {
-  std::swap(loop_.replies_, replies_);
+  loop_.replies_ = outer_replies_;
   upcall_->resume_after_nested_wait();
   --loop_.nested_depth_;
+  if (loop_.hands_over_) frame_.servant_mark = loop_.servant_begins(*upcall_);
+}
+
+// ---- Leadership --------------------------------------------------------------------------------
+
+bool server_loop::try_hand_over(std::uint64_t& last_seen) noexcept {
+  std::uint64_t now = lead_state_.load(std::memory_order_acquire);
+  const bool same_servant_code = (now & (in_servant | handed_over)) == in_servant && now == last_seen;
+  last_seen = now;
+  if (!same_servant_code || stopping_.load(std::memory_order_relaxed)) return false;
+  // Fails if the servant code ended meanwhile.
+  if (!lead_state_.compare_exchange_strong(now, now | handed_over, std::memory_order_acq_rel)) return false;
+  last_seen = 0;
+  return true;
+}
+
+void server_loop::cancel_handover() noexcept {
+  std::unique_lock lock(lead_mutex_);
+  if (!pass_on(lock)) vacant_ = true;
+}
+
+void server_loop::lead_as_spare(cdr::output_stream& replies, instrument::probe_table& probes) noexcept {
+  // The loop is ours (try_hand_over): the former leader is still in the servant code of
+  // servant_connection_'s request. That connection goes on being read, with the request's buffer
+  // set aside until the former leader is done with it; if it cannot be, it is not read meanwhile.
+  std::shared_ptr<server_connection> suspended;
+  try {
+    suspended = servant_connection_->shared_from_this();
+    retired_buffers_.emplace_back();
+    std::lock_guard lock(lead_mutex_);
+    former_.push_back({events_.loop_thread(), replies_, probes_, suspended});
+    waiting_.reserve(former_.size());  // wait_to_lead cannot fail for want of room
+    ++spares_leading_;
+  } catch (...) {
+    cancel_handover();  // no memory: the former leader goes on when its servant returns
+    return;
+  }
+  ++nested_depth_;
+  suspended->suspend_for_nested_wait(retired_buffers_.back());
+  replies_ = &replies;
+  probes_ = &probes;
+  events_.take_thread();
+  lead_count_ += lead_step;
+  lead_state_.store(lead_count_, std::memory_order_release);
+  while (!stopping_.load(std::memory_order_acquire) && waiting_to_lead_.load(std::memory_order_relaxed) == 0) {
+    try {
+      round(std::chrono::milliseconds(1000));
+    } catch (...) {
+      // epoll failed (it does not, short of a kernel bug): keep serving rather than die.
+    }
+  }
+  std::unique_lock lock(lead_mutex_);
+  --spares_leading_;
+  if (!pass_on(lock)) vacant_ = true;
+  lead_passed_.notify_all();  // a stop() may wait for the spares to leave
+}
+
+void server_loop::step_aside() noexcept {
+  std::unique_lock lock(lead_mutex_);
+  if (waiting_.empty()) return;
+  try {
+    former_.push_back({std::this_thread::get_id(), replies_, probes_, nullptr});
+    waiting_.reserve(former_.size());
+  } catch (...) {
+    return;  // no memory: lead on; the one waiting is passed the loop at a later round
+  }
+  pass_on(lock);
+  wait_to_lead(lock);
+}
+
+void server_loop::take_back() noexcept {
+  std::unique_lock lock(lead_mutex_);
+  wait_to_lead(lock);
+}
+
+bool server_loop::pass_on(std::unique_lock<std::mutex>&) noexcept {
+  if (waiting_.empty()) return false;
+  passed_to_ = waiting_.front();
+  waiting_.erase(waiting_.begin());
+  waiting_to_lead_.store(static_cast<unsigned>(waiting_.size()), std::memory_order_relaxed);
+  lead_passed_.notify_all();
+  return true;
+}
+
+void server_loop::wait_to_lead(std::unique_lock<std::mutex>& lock) noexcept {
+  const std::thread::id self = std::this_thread::get_id();
+  if (vacant_) {
+    vacant_ = false;
+  } else {
+    // Bounded by the leader's round: it looks at waiting_to_lead_ at the end of each, and is woken.
+    // The vector has room: a place is reserved for every former leader.
+    waiting_.push_back(self);
+    waiting_to_lead_.store(static_cast<unsigned>(waiting_.size()), std::memory_order_relaxed);
+    events_.wake();
+    lead_passed_.wait(lock, [&] { return passed_to_ == self; });
+    passed_to_ = {};
+  }
+  std::shared_ptr<server_connection> suspended;
+  auto mine = std::find_if(former_.begin(), former_.end(), [&](const former_leader& f) { return f.thread == self; });
+  if (mine != former_.end()) {
+    replies_ = mine->replies;
+    probes_ = mine->probes;
+    suspended = std::move(mine->suspended);
+    former_.erase(mine);
+  }
+  lock.unlock();
+  events_.take_thread();
+  if (suspended) {
+    suspended->resume_after_nested_wait();
+    --nested_depth_;
+  }
+  lead_count_ += lead_step;
+  lead_state_.store(lead_count_, std::memory_order_release);
 }
 
 }  // namespace switchyard::core

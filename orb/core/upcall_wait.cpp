@@ -6,14 +6,15 @@
 
 namespace switchyard::core {
 
-upcall_wait::upcall_wait(server_connection& upcall) : upcall_(upcall.shared_from_this()), replies_(4096) {
+upcall_wait::upcall_wait(upcall_frame& frame) : upcall_(frame.connection.shared_from_this()), replies_(4096) {
+  server_connection& upcall = frame.connection;
   server& owner = upcall.owner_;
   if (worker_pool* pool = owner.pool()) {
     pool_ = pool;
     probes_ = &owner.lease_probe_table();
   } else if (server_loop* loop = upcall.loop_) {
     loop_ = loop;
-    loop_wait_.emplace(*loop, upcall);
+    loop_wait_.emplace(*loop, frame);
     handle_ = loop->events().poll_handle();
   } else if (upcall.begin_dedicated_wait()) {
     handle_ = upcall.handle_;

@@ -24,12 +24,13 @@
 namespace switchyard::core {
 
 class server_connection;
+struct upcall_frame;
 class worker_pool;
 
 class upcall_wait {
  public:
-  // For the request of `upcall` that this thread's servant runs (current_upcall).
-  explicit upcall_wait(server_connection& upcall);
+  // For the request `upcall` whose servant this thread runs (current_upcall).
+  explicit upcall_wait(upcall_frame& upcall);
   ~upcall_wait();
   upcall_wait(const upcall_wait&) = delete;
   upcall_wait& operator=(const upcall_wait&) = delete;

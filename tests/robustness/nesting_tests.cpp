@@ -187,3 +187,51 @@ TEST_CASE("a ring of three servers calls back into the first, in every model", "
     CHECK(right == 12);
   }
 }
+
+TEST_CASE("a servant that sleeps holds up its own caller only, in every model but reactive", "[nesting][blocking]") {
+  // Twelve peers ping every 10 ms while one call sleeps 2.5 s in its servant. Reactive serves
+  // with one thread by contract: there the pings wait for the nap, and must all be answered
+  // after it. Every other model answers them meanwhile (the adaptive model by handing the
+  // sleeping loop to a spare thread); the bound asserted is coarse (a second).
+  constexpr int peers = 12;
+  constexpr auto nap = 2500ms;
+  for (const auto& model : every_model) {
+    INFO("model " << model);
+    node_server server(model);
+    crowd others({&server}, peers);
+    std::atomic<bool> napping{true};
+    std::thread napper([&] {
+      client sleeper;
+      sleeper.node(server.ior).nap(static_cast<std::int32_t>(nap.count()));
+      napping = false;
+    });
+    std::this_thread::sleep_for(50ms);  // the nap has begun (a coarse wait: no timing asserted)
+    std::vector<std::chrono::steady_clock::duration> worst(peers);
+    std::vector<int> answered(peers, 0);
+    std::vector<std::thread> pingers;
+    for (int p = 0; p < peers; ++p) {
+      pingers.emplace_back([&, p] {
+        auto target = others.members[static_cast<std::size_t>(p)]->node(server.ior);
+        for (int i = 0; i < 400 && napping.load(); ++i) {  // bounded: 400 x 10 ms, or the nap's end
+          const auto begun = std::chrono::steady_clock::now();
+          try {
+            if (target.ping(i) == i) ++answered[static_cast<std::size_t>(p)];
+          } catch (const switchyard::SystemException&) {
+          }
+          worst[static_cast<std::size_t>(p)] =
+              std::max(worst[static_cast<std::size_t>(p)], std::chrono::steady_clock::now() - begun);
+          std::this_thread::sleep_for(10ms);
+        }
+      });
+    }
+    for (auto& pinger : pingers) pinger.join();
+    napper.join();
+    for (int p = 0; p < peers; ++p) {
+      INFO("peer " << p);
+      CHECK(answered[static_cast<std::size_t>(p)] >= 1);
+      if (model != "reactive") CHECK(worst[static_cast<std::size_t>(p)] < 1s);
+    }
+    // Served as before afterwards.
+    for (auto& peer : others.members) CHECK(peer->node(server.ior).ping(3) == 3);
+  }
+}
