@@ -1,5 +1,6 @@
 #include "orb/core/connection_threads.h"
 
+#include <cstdio>
 #include <system_error>
 #include <vector>
 
@@ -56,6 +57,7 @@ void connection_threads::run(worker& self) {
     }
   }
   self.finished = true;
+  left_.notify_all();
   lock.unlock();
   owner_.give_back_probe_table(probes);
 }
@@ -84,7 +86,7 @@ void connection_threads::reap() noexcept {
     if (w.thread.joinable()) w.thread.join();
 }
 
-void connection_threads::stop(bool graceful) noexcept {
+bool connection_threads::stop(bool graceful, std::chrono::steady_clock::time_point deadline) noexcept {
   std::vector<std::shared_ptr<server_connection>> serving;
   {
     std::lock_guard lock(mutex_);
@@ -97,20 +99,38 @@ void connection_threads::stop(bool graceful) noexcept {
   for (auto& connection : serving) connection->request_close(graceful);
   serving.clear();
   // Joined outside the lock (the threads take it to leave). A thread that calls stop() itself
-  // (a servant destroying its ORB) stays listed and is detached.
+  // (a servant destroying its ORB) stays listed and is detached; so is one whose servant has
+  // not returned by the deadline.
   const auto self = std::this_thread::get_id();
   std::list<worker> all;
+  bool all_left = true;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    all_left = left_.wait_until(lock, deadline, [&] {
+      for (const worker& w : workers_)
+        if (!w.finished && w.thread.get_id() != self) return false;
+      return true;
+    });
     for (auto it = workers_.begin(); it != workers_.end();) {
       auto next = std::next(it);
-      if (it->thread.get_id() != self) all.splice(all.end(), workers_, it);
-      else if (it->thread.joinable()) it->thread.detach();
+      if (it->finished) {
+        all.splice(all.end(), workers_, it);
+      } else if (it->thread.joinable()) {
+        if (it->thread.get_id() != self && it->connection) {
+          it->connection->cut_off();
+          std::fprintf(stderr,
+                       "switchyard: shutdown: a request from %s is still in its servant; left running, it gets "
+                       "no reply\n",
+                       it->connection->peer_address().c_str());
+        }
+        it->thread.detach();
+      }
       it = next;
     }
   }
   for (worker& w : all)
     if (w.thread.joinable()) w.thread.join();
+  return all_left;
 }
 
 }  // namespace switchyard::core

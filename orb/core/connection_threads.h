@@ -32,8 +32,10 @@ class connection_threads {
   // Joins the threads that have left.
   void reap() noexcept;
   // Asks every connection being served to end (CloseConnection first if `graceful`), makes the
-  // waiting threads leave, and joins every thread. Later serve() calls are refused.
-  void stop(bool graceful) noexcept;
+  // waiting threads leave, and joins every thread. Later serve() calls are refused. A thread
+  // still in a servant at `deadline` is left running (named on stderr); then false.
+  bool stop(bool graceful,
+            std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max()) noexcept;
 
  private:
   struct worker {
@@ -52,6 +54,7 @@ class connection_threads {
   server& owner_;
   mutable std::mutex mutex_;  // guards everything below
   std::list<worker> workers_;
+  std::condition_variable left_;  // a thread finished
   std::size_t busy_ = 0;
   std::size_t idle_ = 0;
   bool stopping_ = false;

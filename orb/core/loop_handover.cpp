@@ -98,7 +98,7 @@ std::size_t loop_handover::spares_leading() const {
   return lent_;
 }
 
-bool loop_handover::stop(std::chrono::steady_clock::time_point deadline) noexcept {
+void loop_handover::stop_watching() noexcept {
   std::unique_lock lock(mutex_);
   stopping_ = true;
   wake_watchdog_.notify_all();
@@ -106,7 +106,11 @@ bool loop_handover::stop(std::chrono::steady_clock::time_point deadline) noexcep
   std::thread watchdog = std::move(watchdog_);
   lock.unlock();
   if (watchdog.joinable()) watchdog.join();
-  lock.lock();
+}
+
+bool loop_handover::stop(std::chrono::steady_clock::time_point deadline) noexcept {
+  stop_watching();
+  std::unique_lock lock(mutex_);
   // A spare leads until its loop stops, then leaves; one whose servant does not return stays.
   const bool all_left = wake_watchdog_.wait_until(lock, deadline, [&] {
     for (const spare& s : spares_)

@@ -32,6 +32,8 @@ class loop_handover {
 
   // Any thread: the watchdog starts looking (a connection joined a loop). Idempotent.
   void watch();
+  // Stops the watchdog (no loop is handed over from now on).
+  void stop_watching() noexcept;
   // Stops the watchdog, and the spares once they have left their loops (stop the loops first:
   // a spare leaves the loop it leads when the loop stops). Waits at most until `deadline` for
   // the spares; false if one was still leading then (its thread is left running).

@@ -3,8 +3,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <ostream>
 #include <thread>
+#include <vector>
 
 #include "orb/core/object_state.h"
 #include "orb/ior/ior.h"
@@ -140,8 +143,11 @@ void orb_impl::shutdown(bool wait_for_completion) {
   shut_down_.store(true, std::memory_order_release);
   server_->wake();
   if (wait_for_completion) {
-    // Bounded: run() leaves within one loop round once woken.
-    for (int i = 0; i < 10000 && running_.load() != 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // run() leaves within one loop round once woken, unless a servant it runs blocks: bounded by
+    // -ORBShutdownTimeout, then the server stops without it (server::stop).
+    const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_timeout;
+    while (running_.load() != 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     close_everything();
   } else if (running_.load() == 0 && !server_request_in_upcall()) {
     close_everything();
@@ -150,11 +156,24 @@ void orb_impl::shutdown(bool wait_for_completion) {
 
 void orb_impl::close_everything() noexcept {
   dump_profile_at_exit();
-  server_->stop(true);
+  if (!server_->stop(true, running_.load() != 0)) {
+    // Servants left running stand on the server, the adapters and their servants: all are kept
+    // for the life of the process (reachable, so not reported as leaks).
+    static std::mutex kept_mutex;
+    static auto* kept = new std::vector<std::shared_ptr<orb_impl>>();
+    if (auto self = weak_from_this().lock()) {
+      std::lock_guard lock(kept_mutex);
+      try {
+        kept->push_back(std::move(self));
+      } catch (...) {
+      }
+    }
+  }
   connections_.close_all();
 }
 
 void orb_impl::release_references() noexcept {
+  if (server_->abandoned()) return;  // a servant left running may still use them
   adapters_->deactivate_all();
   std::lock_guard lock(references_mutex_);
   initial_references_.clear();

@@ -103,6 +103,8 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     options.dedicated_threads = parse_number<unsigned>(name, value(), 0, 100'000);
   } else if (is("-ORBHandoverAfter")) {
     options.handover_after = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
+  } else if (is("-ORBShutdownTimeout")) {
+    options.shutdown_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 1, 86'400'000));
   } else if (is("-ORBEventLoops")) {
     options.event_loops = parse_number<unsigned>(name, value(), 0, 256);
   } else if (is("-ORBMaxConnections")) {

@@ -76,6 +76,9 @@ struct orb_options {
   // (seen twice in a row, so between once and twice as long) is handed to a spare thread; 0:
   // never (server_loop, "Leadership").
   std::chrono::milliseconds handover_after{5};
+  // -ORBShutdownTimeout ms: how long shutdown and destroy wait for servants still running;
+  // those left running are named on stderr (server::stop).
+  std::chrono::milliseconds shutdown_timeout{5000};
   // -ORBEventLoops N: event loops (threads) for the connections no thread is dedicated to;
   // 0: one per CPU. The reactive model has exactly one.
   unsigned event_loops = 0;

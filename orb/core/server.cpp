@@ -79,14 +79,15 @@ server::server(orb_impl& orb, instrument::probe_table_set& probes)
   loop_started_.assign(loops, false);
   loop_started_[0] = true;  // run by ORB::run
   const bool threads_serve = options_.server_threads == 0;
+  // Served inline, the loops mark their servant code: a bounded stop may take a loop from a
+  // servant that blocks, and the adaptive model's watchdog hands such a loop to a spare thread.
+  if (threads_serve)
+    for (auto& loop : loops_) loop->mark_servants();
   if (threads_serve && options_.concurrency == concurrency_model::adaptive) {
     crowded_above_ = 2 * static_cast<std::size_t>(options_.dedicated_threads);
     if (options_.handover_after.count() > 0) {
       std::vector<server_loop*> watched;
-      for (auto& loop : loops_) {
-        loop->allow_handover();
-        watched.push_back(loop.get());
-      }
+      for (auto& loop : loops_) watched.push_back(loop.get());
       handover_ = std::make_unique<loop_handover>(*this, std::move(watched), options_.handover_after);
     }
   }
@@ -242,8 +243,10 @@ void server::on_tick(server_loop& loop, std::chrono::steady_clock::time_point no
   if (paused == accept_pause::none) told_connections_ = false;
 }
 
-void server::stop(bool graceful) noexcept {
-  if (stopped_.exchange(true)) return;
+bool server::stop(bool graceful, bool loop_zero_busy) noexcept {
+  std::lock_guard stopping(stop_mutex_);  // a second caller (shutdown beside run()) waits for the first
+  if (stopped_.exchange(true)) return !abandoned_;
+  const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_timeout;
   // No more connections: the listeners go first (out of loop 0, which nobody runs now).
   {
     std::lock_guard lock(listeners_mutex_);
@@ -252,6 +255,7 @@ void server::stop(bool graceful) noexcept {
       l->acceptor().close();
     }
   }
+  if (handover_) handover_->stop_watching();
   // Requests in progress finish and are answered before their connections end.
   if (pool_) {
     for (auto& loop : loops_) {
@@ -261,17 +265,28 @@ void server::stop(bool graceful) noexcept {
       }
     }
     try {
-      loops_[0]->run_once(std::chrono::milliseconds(0));
+      if (!loop_zero_busy) loops_[0]->run_once(std::chrono::milliseconds(0));
     } catch (...) {
     }
-    if (graceful) pool_->drain(std::chrono::seconds(10));
+    if (graceful)
+      pool_->drain(std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                              deadline - std::chrono::steady_clock::now())));
   }
-  dedicated_.stop(graceful);
-  for (auto& loop : loops_) loop->stop(graceful);
-  if (handover_) handover_->stop(std::chrono::steady_clock::time_point::max());
-  if (pool_) pool_->stop();
+  bool all = dedicated_.stop(graceful, deadline);
+  for (std::size_t i = 0; i < loops_.size(); ++i)
+    all = loops_[i]->stop(graceful, deadline, i == 0 && loop_zero_busy) && all;
+  if (handover_) all = handover_->stop(deadline) && all;
+  if (pool_) all = pool_->stop(deadline) && all;
+  if (!all) {
+    abandoned_ = true;
+    std::fprintf(stderr,
+                 "switchyard: shutdown: servants still running after %lld ms (-ORBShutdownTimeout) were left "
+                 "running; the ORB's memory is kept for them\n",
+                 static_cast<long long>(options_.shutdown_timeout.count()));
+  }
   std::lock_guard lock(listeners_mutex_);
-  listeners_.clear();
+  if (all) listeners_.clear();
+  return all;
 }
 
 }  // namespace switchyard::core

@@ -59,8 +59,13 @@ class server {
   bool work_pending();
   void wake() noexcept;
   // Stops accepting and ends every connection: with `graceful`, after the requests in progress
-  // and with CloseConnection. Joins every thread of the server. Idempotent.
-  void stop(bool graceful) noexcept;
+  // and with CloseConnection. Joins every thread of the server, within -ORBShutdownTimeout: a
+  // servant that has not returned by then is left running, named on stderr, and the call returns
+  // false; the server must then never be destroyed (its threads still stand on it).
+  // `loop_zero_busy`: ORB::run's thread has not left loop 0 (its servant blocks). Idempotent.
+  bool stop(bool graceful, bool loop_zero_busy = false) noexcept;
+  // A stop left servants running.
+  bool abandoned() const noexcept { return abandoned_; }
 
   // Connections accepted and not yet ended, in every model.
   std::size_t connection_count() const noexcept { return connections_.load(std::memory_order_relaxed); }
@@ -111,6 +116,8 @@ class server {
   bool told_descriptors_ = false;  // said once in the log, per episode
   bool told_connections_ = false;
   std::atomic<bool> stopped_{false};
+  std::mutex stop_mutex_;  // held through stop()
+  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace switchyard::core

@@ -107,6 +107,9 @@ class server_connection final : public transports::io_handler, public std::enabl
   // Asks the driving thread to end the connection (CloseConnection first if `graceful`); once a
   // dedicated thread has finished the request it is serving.
   void request_close(bool graceful) noexcept;
+  // Shuts the socket down now, whoever drives it (a stop that leaves its servant running: the
+  // peer learns at once that no reply will come).
+  void cut_off() noexcept { connection_->shut_down(); }
   bool is_open() const noexcept { return !ended_.load(std::memory_order_acquire); }
   transports::native_handle handle() const noexcept { return handle_; }
   const std::string& peer_address() const noexcept { return connection_->peer_address(); }

@@ -1,6 +1,7 @@
 #include "orb/core/server_loop.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 #include "orb/core/server.h"
@@ -88,6 +89,11 @@ void server_loop::start() {
         // epoll failed (it does not, short of a kernel bug): keep serving rather than die.
       }
     }
+    // It leads as it leaves: the loop goes to a former leader that waits, or is left vacant.
+    std::unique_lock lock(lead_mutex_);
+    home_done_ = true;
+    if (!pass_on(lock)) vacant_ = true;
+    lead_passed_.notify_all();
   });
 }
 
@@ -103,19 +109,39 @@ void server_loop::pause_all() {
   });
 }
 
-void server_loop::stop(bool graceful) noexcept {
-  if (stopping_.exchange(true)) return;
+bool server_loop::stop(bool graceful, std::chrono::steady_clock::time_point deadline, bool home_busy) noexcept {
+  if (stopping_.exchange(true)) return true;
   try {
     end_all(graceful);
   } catch (...) {
   }
   events_.wake();
-  if (thread_.joinable()) thread_.join();
-  {
-    // A spare that leads leaves at the end of its round (woken above).
+  // Wait for the loop's own thread, the spare that leads it and every former leader to be done:
+  // then nobody leads, and this thread may.
+  bool quiet = !home_busy;
+  if (quiet) {
     std::unique_lock lock(lead_mutex_);
-    lead_passed_.wait(lock, [&] { return spares_leading_ == 0; });
+    quiet = lead_passed_.wait_until(
+        lock, deadline, [&] { return (home_done_ || !thread_.joinable()) && spares_leading_ == 0 && former_.empty(); });
   }
+  if (!quiet) {
+    // A servant has not returned: take the loop from it (and never give it back), end every
+    // connection, and leave its thread running.
+    const bool seized = seize();
+    if (seized) report_cut_off();
+    if (thread_.joinable()) thread_.detach();
+    if (!seized) {
+      std::fprintf(stderr, "switchyard: shutdown: an event loop did not stop in time; its connections are left\n");
+      return false;
+    }
+  } else if (thread_.joinable()) {
+    thread_.join();
+  }
+  {
+    std::lock_guard lock(lead_mutex_);
+    vacant_ = false;
+  }
+  events_.take_thread();
   // Whatever was posted and not yet run (the end_all above, adoptions) runs here, in this thread
   // now that no other runs the loop.
   try {
@@ -124,8 +150,54 @@ void server_loop::stop(bool graceful) noexcept {
   } catch (...) {
   }
   while (!connections_.empty()) connections_.back()->end(graceful);
+  if (!quiet) return false;  // what the servants left running stand on stays
   ended_.clear();
   retired_buffers_.clear();
+  return true;
+}
+
+bool server_loop::seize() noexcept {
+  {
+    std::lock_guard lock(lead_mutex_);
+    abandoned_ = true;
+    if (vacant_) {
+      vacant_ = false;
+      return true;
+    }
+  }
+  // The leader is in servant code (the one to blame), or will leave the loop at its next round.
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::uint64_t state = lead_state_.load(std::memory_order_acquire);
+    if ((state & (in_servant | handed_over)) == in_servant &&
+        lead_state_.compare_exchange_strong(state, state | handed_over, std::memory_order_acq_rel)) {
+      std::lock_guard lock(lead_mutex_);
+      try {
+        former_.push_back({events_.loop_thread(), nullptr, nullptr, servant_connection_->shared_from_this()});
+      } catch (...) {
+      }
+      return true;
+    }
+    {
+      std::lock_guard lock(lead_mutex_);
+      if (vacant_) {
+        vacant_ = false;
+        return true;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+void server_loop::report_cut_off() noexcept {
+  std::lock_guard lock(lead_mutex_);
+  for (const former_leader& former : former_) {
+    if (!former.suspended) continue;
+    std::fprintf(stderr,
+                 "switchyard: shutdown: a request from %s is still in its servant; left running, it gets no "
+                 "reply\n",
+                 former.suspended->peer_address().c_str());
+  }
 }
 
 server_loop::nested_wait::nested_wait(server_loop& loop, upcall_frame& upcall)
@@ -219,7 +291,7 @@ void server_loop::take_back() noexcept {
 }
 
 bool server_loop::pass_on(std::unique_lock<std::mutex>&) noexcept {
-  if (waiting_.empty()) return false;
+  if (waiting_.empty() || abandoned_) return false;
   passed_to_ = waiting_.front();
   waiting_.erase(waiting_.begin());
   waiting_to_lead_.store(static_cast<unsigned>(waiting_.size()), std::memory_order_relaxed);
@@ -229,7 +301,7 @@ bool server_loop::pass_on(std::unique_lock<std::mutex>&) noexcept {
 
 void server_loop::wait_to_lead(std::unique_lock<std::mutex>& lock) noexcept {
   const std::thread::id self = std::this_thread::get_id();
-  if (vacant_) {
+  if (vacant_ && !abandoned_) {
     vacant_ = false;
   } else {
     // Bounded by the leader's round: it looks at waiting_to_lead_ at the end of each, and is woken.

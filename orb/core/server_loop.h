@@ -66,13 +66,19 @@ class server_loop {
   // A thread of its own running rounds until stop().
   void start();
   // Any thread: ends every connection (CloseConnection first if `graceful`), then stops the
-  // loop's thread if it has one and joins it. Idempotent.
-  void stop(bool graceful) noexcept;
+  // loop's thread if it has one and joins it. Idempotent. Bounded by `deadline`: a servant that
+  // has not returned by then is left running (its loop is taken from it, its connection ended,
+  // and it waits for ever once it returns: the server must then outlive it, see server::stop);
+  // each is named on stderr. `home_busy`: the loop's driver outside it (ORB::run, loop 0) is
+  // still in a round. False if a servant was left running.
+  bool stop(bool graceful, std::chrono::steady_clock::time_point deadline, bool home_busy = false) noexcept;
+  bool stop(bool graceful) noexcept { return stop(graceful, std::chrono::steady_clock::time_point::max()); }
 
   // ---- Leadership (see the top of the file) ----
-  // Whether the loop may be handed over (adaptive, served inline, -ORBHandoverAfter not 0).
+  // Whether servant code is marked (served inline: reactive, adaptive), so that a watchdog
+  // (adaptive) or a bounded stop may take the loop from a servant that blocks.
   bool hands_over() const noexcept { return hands_over_; }
-  void allow_handover() noexcept { hands_over_ = true; }
+  void mark_servants() noexcept { hands_over_ = true; }
   // Leader: the servant code of an inline request of `upcall` begins; the mark goes to
   // servant_ends (or to a nested_wait through the upcall's frame).
   std::uint64_t servant_begins(server_connection& upcall) noexcept {
@@ -150,8 +156,13 @@ class server_loop {
   // With lead_mutex_ held: passes the loop to the first waiting former leader (false: none).
   bool pass_on(std::unique_lock<std::mutex>& lock) noexcept;
   // With lead_mutex_ held: waits for the loop to be passed to this thread (or left vacant), then
-  // leads with `self`'s stream and table.
+  // leads with what it led with. Once the loop is abandoned (a bounded stop), for ever.
   void wait_to_lead(std::unique_lock<std::mutex>& lock) noexcept;
+  // stop() past its deadline: takes the loop from whoever holds it in servant code, or as left
+  // vacant; false if a leader is in the loop's own code (it sees the stop by itself).
+  bool seize() noexcept;
+  // Names on stderr the requests whose servants are left running.
+  void report_cut_off() noexcept;
 
   server& owner_;
   transports::event_loop events_;
@@ -181,6 +192,8 @@ class server_loop {
   std::thread::id passed_to_{};           // the thread the loop was last passed to
   bool vacant_ = false;                   // nobody leads: the next to take it back does
   unsigned spares_leading_ = 0;           // 0 or 1
+  bool home_done_ = false;                // the loop's own thread has left (start())
+  bool abandoned_ = false;                // stopped past its deadline: never passed on again
 };
 
 }  // namespace switchyard::core

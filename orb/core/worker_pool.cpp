@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 
 #include "orb/core/server.h"
 #include "orb/core/server_connection.h"
@@ -30,6 +31,7 @@ worker_pool::worker_pool(server& owner, unsigned threads, std::size_t max_queued
   threads_.reserve(threads);
   spare_.reserve(max_spare_buffers);
   for (std::size_t i = 0; i < initial_spare_buffers; ++i) spare_.emplace_back().reserve(min_copy_capacity);
+  working_ = threads;
   for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
 }
 
@@ -84,6 +86,8 @@ void worker_pool::work() {
     take(lock, taken);
     serve(taken, replies, probes, lock);
   }
+  --working_;
+  drained_.notify_all();  // stop() waits for the workers to leave
   lock.unlock();
   owner_.give_back_probe_table(probes);
 }
@@ -133,18 +137,23 @@ void worker_pool::drain(std::chrono::milliseconds limit) noexcept {
   drained_.wait_for(lock, limit, [this] { return stopping_ || (count_ == 0 && serving_ == 0); });
 }
 
-void worker_pool::stop() noexcept {
-  {
-    std::lock_guard lock(mutex_);
-    if (stopping_ && threads_.empty()) return;
-    stopping_ = true;
-  }
+bool worker_pool::stop(std::chrono::steady_clock::time_point deadline) noexcept {
+  std::unique_lock lock(mutex_);
+  if (stopping_ && threads_.empty()) return true;
+  stopping_ = true;
   ready_.notify_all();
   drained_.notify_all();
-  for (auto& thread : threads_)
-    if (thread.joinable()) thread.join();
+  const bool all_left = drained_.wait_until(lock, deadline, [&] { return working_ == 0; });
+  if (!all_left)
+    std::fprintf(stderr, "switchyard: shutdown: %zu requests are still in their servants; left running\n", serving_);
+  lock.unlock();
+  for (auto& thread : threads_) {
+    if (!thread.joinable()) continue;
+    if (all_left) thread.join();
+    else thread.detach();
+  }
   threads_.clear();
-  std::lock_guard lock(mutex_);
+  lock.lock();
   for (; count_ != 0; --count_) {
     item& left = ring_[head_];
     owner_.budget().release(left.reserved);
@@ -152,6 +161,7 @@ void worker_pool::stop() noexcept {
     head_ = (head_ + 1) % ring_.size();
   }
   waiting_.clear();
+  return all_left;
 }
 
 std::size_t worker_pool::queued() const {

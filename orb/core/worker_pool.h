@@ -5,6 +5,7 @@
 // and resumes it when a worker frees a place (backpressure, not memory). Internal to orb/core.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -42,8 +43,9 @@ class worker_pool {
 
   // Waits, at most `limit`, until nothing is queued and no worker serves.
   void drain(std::chrono::milliseconds limit) noexcept;
-  // Stops the workers (after the request each is serving) and drops what is still queued.
-  void stop() noexcept;
+  // Stops the workers (after the request each is serving) and drops what is still queued. A
+  // worker still in a servant at `deadline` is left running; then false.
+  bool stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max()) noexcept;
   std::size_t queued() const;
 
  private:
@@ -73,6 +75,7 @@ class worker_pool {
   std::vector<std::weak_ptr<server_connection>> waiting_;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
+  std::size_t working_ = 0;  // threads in work(), not yet left
 };
 
 }  // namespace switchyard::core

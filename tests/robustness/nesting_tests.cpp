@@ -6,7 +6,10 @@
 // -ORBCallTimeout, so a deadlock fails the test instead of hanging it. No timing is asserted.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -233,5 +236,105 @@ TEST_CASE("a servant that sleeps holds up its own caller only, in every model bu
     }
     // Served as before afterwards.
     for (auto& peer : others.members) CHECK(peer->node(server.ior).ping(3) == 3);
+  }
+}
+
+namespace {
+
+// What this process writes to stderr while it lives (a temporary file in its place).
+class captured_stderr {
+ public:
+  captured_stderr() : file_(std::tmpfile()), saved_(::dup(2)) {
+    std::fflush(stderr);
+    ::dup2(::fileno(file_), 2);
+  }
+  ~captured_stderr() {
+    restore();
+    std::fclose(file_);
+  }
+  std::string text() {
+    restore();
+    std::string all;
+    std::rewind(file_);
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file_)) > 0;) all.append(buffer, n);
+    return all;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    ::dup2(saved_, 2);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  std::FILE* file_;
+  int saved_;
+};
+
+}  // namespace
+
+TEST_CASE("shutdown completes within its bound while a servant is stuck, in every model", "[nesting][shutdown]") {
+  // A servant sleeps 8 s; the server is shut down 1 s into it with -ORBShutdownTimeout 1000.
+  // shutdown(true) must return long before the nap would end (the bound asserted is coarse:
+  // 5 s), name what it cut off on stderr, end the napping caller's connection, and leave the
+  // servant's thread running (ORB::run's thread too, where it runs the servant: it is not
+  // joined). The ORB is then kept for the life of the process, on purpose, and the servant's
+  // thread waits for ever once the nap ends.
+  for (const auto& model : every_model) {
+    INFO("model " << model);
+    auto options = server_options(model);
+    for (const char* option : {"-ORBShutdownTimeout", "1000", "-ORBListenEndpoints", "iiop://127.0.0.1:0"})
+      options.emplace_back(option);
+    auto orb = switchyard::orb_init(options);
+    auto reference = Nesting::Node(orb->root_adapter().activate(std::make_shared<node>()));
+    const auto ior = orb->object_to_string(reference._reference());
+    // Shared with the runner, which may outlive this scope (detached).
+    auto run_returned = std::make_shared<std::atomic<bool>>(false);
+    std::thread runner([orb, run_returned] {
+      orb->run();
+      *run_returned = true;
+    });
+    std::vector<std::unique_ptr<client>> peers;
+    for (int i = 0; i < crowd_size; ++i) {
+      peers.push_back(std::make_unique<client>());
+      REQUIRE(peers.back()->node(ior).ping(i) == i);
+    }
+    std::atomic<bool> nap_ended{false};
+    std::thread napper([&] {
+      client sleeper;
+      try {
+        sleeper.node(ior).nap(8000);
+      } catch (const switchyard::SystemException&) {
+        // The server stopped under the call: what is expected.
+      }
+      nap_ended = true;
+    });
+    std::this_thread::sleep_for(1s);
+    std::string log;
+    const auto begun = std::chrono::steady_clock::now();
+    {
+      captured_stderr captured;
+      orb->shutdown(true);
+      log = captured.text();
+    }
+    const auto took = std::chrono::steady_clock::now() - begun;
+    CHECK(took < 5s);
+    CHECK(log.find("still in") != std::string::npos);  // what was cut off
+    CHECK(log.find("left running") != std::string::npos);
+    // The caller learns within seconds, not when the nap would have ended.
+    for (int i = 0; i < 300 && !nap_ended.load(); ++i) std::this_thread::sleep_for(10ms);
+    CHECK(nap_ended.load());
+    napper.join();
+    // Nobody is served any more.
+    CHECK_THROWS_AS(peers.front()->node(ior).ping(1), switchyard::SystemException);
+    // ORB::run returns unless its own thread runs the servant (reactive, and adaptive when the
+    // nap came on loop 0's connection): that thread is not waited for.
+    for (int i = 0; i < 300 && !run_returned->load(); ++i) std::this_thread::sleep_for(10ms);
+    if (model == "thread-per-connection" || model == "thread-pool") CHECK(run_returned->load());
+    if (run_returned->load()) runner.join();
+    else runner.detach();
+    orb->destroy();
   }
 }
