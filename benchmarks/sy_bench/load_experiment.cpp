@@ -603,7 +603,9 @@ int load_main(std::vector<std::string> args) {
                format_number(std::chrono::duration<double>(settings.window).count(), 1) + " s after " +
                format_number(std::chrono::duration<double>(settings.warmup).count(), 1) + " s warm-up, up to " +
                std::to_string(settings.processes) + " client processes x " + std::to_string(settings.threads) +
-               " threads, socket server " + std::to_string(settings.socket_threads) + " epoll loops" +
+               " threads" +
+               (mix.on() ? std::string(", no socket series (no nap)")
+                         : ", socket server " + std::to_string(settings.socket_threads) + " epoll loops") +
                (pin_given ? std::string() : std::string(" (load runs unpinned by default: many processes)")) +
                (mix.on() ? ", each point fast-only and " + mix_label(mix) + " (load_blocking.csv)" : std::string()));
 
