@@ -2,7 +2,7 @@
 // (see README.md).
 //
 //   omni_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]
-//               [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--verbose]
+//               [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--nap] [--verbose]
 //               [-ORB<option> <value> ...]
 //
 // Serves one Integrity::Echo servant and N ttcp_sequence servants on H:P (127.0.0.1 and any port
@@ -17,7 +17,10 @@
 // SO_RCVBUF and SO_SNDBUF of every connection to Q bytes. The ttcp servants count the calls,
 // octets and structs they receive, shown with --verbose when the server stops. Any -ORB option
 // goes to omniORB untouched; when one of them is -ORBendPoint, --host and --port are not used.
+// --nap adds the load experiment's slow object (load_nap.idl: nap(ms) sleeps in the upcall) as the
+// last line, "nap <IOR>" (object id "nap" in the INS POA).
 #include "integrity.hh"
+#include "load_nap.hh"
 #include "omni_dsi_echo.h"
 #include "omni_echo_servant.h"
 #include "omni_socket_queue.h"
@@ -26,6 +29,7 @@
 #include <unistd.h>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +41,14 @@
 #include <vector>
 
 namespace {
+
+// sy-bench load's slow call: sleeps in the upcall, holding whatever thread omniORB gave it.
+class nap_servant final : public POA_LoadNap {
+ public:
+  void nap(CORBA::Long ms) override {
+    if (ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  }
+};
 
 // Counts what arrives; the operations do nothing else, as in the papers' TTCP receivers.
 class counting_ttcp_servant final : public POA_ttcp_sequence {
@@ -71,13 +83,14 @@ struct options {
   bool ins_poa = true;
   bool dsi_echo = false;
   int socket_queue = 0;  // 0: the system's defaults
+  bool nap = false;
   bool verbose = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "omni_server: " << why << "\n"
             << "usage: omni_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]\n"
-               "                   [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--verbose]\n"
+               "                   [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--nap] [--verbose]\n"
                "                   [-ORB<option> <value> ...]\n";
   std::exit(2);
 }
@@ -127,6 +140,8 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args, bool& has_end
     } else if (arg == "--socket-queue") {
       opts.socket_queue = static_cast<int>(to_number(value(), 1 << 30, "--socket-queue"));
       if (opts.socket_queue == 0) usage("--socket-queue must be at least 1");
+    } else if (arg == "--nap") {
+      opts.nap = true;
     } else if (arg == "--verbose") {
       opts.verbose = true;
     } else {
@@ -210,6 +225,11 @@ int main(int argc, char** argv) {
       auto* servant = new counting_ttcp_servant;
       activate(servant, "ttcp" + std::to_string(i), "ttcp/" + std::to_string(i));
       ttcp_servants.push_back(servant);  // released after the ORB stops, when the counts are read
+    }
+    if (opts.nap) {
+      auto* nap = new nap_servant;
+      activate(nap, "nap", "nap");
+      nap->_remove_ref();
     }
     PortableServer::POAManager_var manager = poa->the_POAManager();
     manager->activate();

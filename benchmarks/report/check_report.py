@@ -7,7 +7,9 @@ with given added latencies and intervals: the summary's ranking must read exactl
 intervals say, the paired plots must be written (when matplotlib is there), and noise_check.py
 must pass the run where linear is beyond noise, agrees with its probe and A/A is tight, and fail
 the runs where linear's interval overlaps another's, A/A is too wide, linear is 1.5x its probe,
-or demux_added.csv is missing. Never runs sy-bench. Standard library only.
+or demux_added.csv is missing. Last, a made-up load_blocking.csv: the blocking mix's table must
+give each series' p99 ratio and mark the 2x target met or not as the figures say. Never runs
+sy-bench. Standard library only.
 
 Usage: check_report.py OUT_DIR
 """
@@ -208,6 +210,48 @@ def check_added_rounds(out, report):
         fail(f"without the rounds, overlapping intervals should be within noise: {ranking()}")
 
 
+BLOCKING_COLUMNS = ["series", "concurrency", "connections", "mix", "blocking_fraction", "blocking_ms",
+                    "fast_requests_per_s", "fast_p50_us", "fast_p99_us", "slow_requests", "slow_p50_ms",
+                    "slow_p99_ms", "server_cpu_pct", "server_rss_kb", "call", "fast_requests", "errors",
+                    "client_processes", "client_threads", "window_s"]
+
+
+def check_blocking(out, report):
+    """load_blocking.csv: adaptive's p99 goes from 500 to 5000 us with the mix (10x, NOT met), thread
+    per connection's from 500 to 600 us (1.2x, met); a failed mix point has no ratio."""
+    folder = os.path.join(out, "blocking")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    rows = []
+    for series, concurrency, mixed_p99 in (("switchyard-adaptive", "adaptive", "5000.0"),
+                                          ("switchyard-thread-per-connection", "thread-per-connection", "600.0"),
+                                          ("omniorb-thread-pool", "thread-pool", "")):
+        for mix, fraction, ms, p99, slow in (("fast-only", "0", "0", "500.0", "0"),
+                                             ("blocking 1% x 10 ms", "0.01", "10", mixed_p99, "100")):
+            ok = p99 != ""
+            rows.append([series, concurrency, "256", mix, fraction, ms, "100000" if ok else "0", "100.0" if ok else "",
+                         p99, slow, "10.1" if slow != "0" else "", "10.4" if slow != "0" else "", "150.0", "9000",
+                         "null", "100000" if ok else "0", "0" if ok else "256", "2", "2", "1.000"])
+    with open(os.path.join(folder, "load_blocking.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(BLOCKING_COLUMNS)
+        w.writerows(rows)
+    if subprocess.run(report + [folder]).returncode != 0:
+        fail("sy_bench_report.py failed on load_blocking.csv")
+    with open(os.path.join(folder, "summary.md")) as f:
+        summary = f.read()
+    for line in ("- null, 256 connections, switchyard-adaptive (default): 10.00x (NOT met)",
+                 "- null, 256 connections, switchyard-thread-per-connection: 1.20x (met)"):
+        if line not in summary:
+            fail(f"the blocking mix's summary lacks '{line}'")
+    if "omniorb-thread-pool: " in summary.split("### Target (issue 28")[1]:
+        fail("a failed mix point was given a ratio")
+    if "| 256 | 100.0 | 500.0 | 100,000 | 100.0 | 5000.0 | 100,000 | 10.00x | 100 (10.1 / 10.4 ms) |" not in summary:
+        fail("the blocking mix's table row for adaptive is not as written")
+    if plt is not None and not os.path.exists(os.path.join(folder, "load_blocking.png")):
+        fail("load_blocking.png missing")
+
+
 def main():
     out = sys.argv[1]
     good = os.path.join(out, "good")
@@ -234,6 +278,7 @@ def main():
     expect_fail(check, good, "no demux_added.csv")
     check_added(out, report, check)
     check_added_rounds(out, report)
+    check_blocking(out, report)
     print("check_report: ok")
 
 

@@ -31,12 +31,17 @@ REQUIRED = {
                           "failures", "servants", "clients"]},
     "load": {"load.csv": ["series", "concurrency", "connections", "requests_per_s", "p50_us", "p99_us",
                           "server_cpu_pct", "server_rss_kb", "call", "requests", "errors"]},
+    # sy-bench load --mix blocking (or --blocking-fraction/--blocking-ms): load_blocking.csv instead.
+    "load-blocking": {"load_blocking.csv": ["series", "concurrency", "connections", "mix", "blocking_fraction",
+                                            "blocking_ms", "fast_requests_per_s", "fast_p50_us", "fast_p99_us",
+                                            "slow_requests", "slow_p50_ms", "slow_p99_ms", "server_cpu_pct",
+                                            "server_rss_kb", "call", "fast_requests", "errors"]},
     "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds",
                           "mbps", "mbps_min", "mbps_max", "ratio_to_socket", "link"]},
 }
-POSITIVE = {"requests_per_s", "p50_us", "server_rss_kb", "requests", "connections", "runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
+POSITIVE = {"fast_requests_per_s", "fast_p50_us", "fast_p99_us", "fast_requests", "requests_per_s", "p50_us", "server_rss_kb", "requests", "connections", "runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
             "total_bytes", "buffer_bytes", "rounds", "round", "ci_low_us", "ci_high_us", "ci_coverage"}
-NON_NEGATIVE = {"server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns",
+NON_NEGATIVE = {"slow_requests", "slow_p50_ms", "slow_p99_ms", "blocking_fraction", "blocking_ms", "server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns",
                 "operation_demux_ns", "mbps_ci_low", "mbps_ci_high", "demux_ns_ci_low", "demux_ns_ci_high"}
 FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to_socket"}  # fits may dip below 0
 # Files whose columns mean something else than the same names elsewhere (demux_added.csv's rounds may be
@@ -176,13 +181,57 @@ def check_demux_added(out_dir):
     print(f"check_results: {name}: aa rows and intervals ok")
 
 
+def check_load_blocking(out_dir):
+    """load --mix blocking: every ORB series at every point both fast-only and with the mix, no
+    socket series (it has no nap), naps only in the mix rows, no errors; the summary's table."""
+    if os.path.exists(os.path.join(out_dir, "load.csv")):
+        fail("load --mix blocking wrote load.csv (its rows go to load_blocking.csv)")
+    with open(os.path.join(out_dir, "load_blocking.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    series = {r["series"] for r in rows}
+    for s in ["switchyard-adaptive", "switchyard-reactive", "switchyard-thread-per-connection",
+              "switchyard-thread-pool", "omniorb-thread-per-connection", "omniorb-thread-pool"]:
+        if s not in series:
+            fail(f"load_blocking.csv lacks the {s} series")
+    if "socket" in series:
+        fail("load_blocking.csv has socket rows: its server has no nap")
+    mixes = {r["mix"] for r in rows}
+    if "fast-only" not in mixes or len(mixes) != 2:
+        fail(f"load_blocking.csv: mixes {sorted(mixes)}, expected fast-only and one blocking mix")
+    points = {(r["call"], r["connections"], r["mix"]) for r in rows}
+    for s in series:
+        have = {(r["call"], r["connections"], r["mix"]) for r in rows if r["series"] == s}
+        if have != points:
+            fail(f"load_blocking.csv: {s} lacks points {sorted(points - have)}")
+    for r in rows:
+        where = f"load_blocking.csv: {r['series']} {r['call']} x{r['connections']} {r['mix']}"
+        if r["errors"] != "0":
+            fail(f"{where}: {r['errors']} errors")
+        if float(r["fast_p99_us"]) < float(r["fast_p50_us"]):
+            fail(f"{where}: p99 below p50")
+        slow = int(r["slow_requests"])
+        if r["mix"] == "fast-only" and (slow != 0 or r["blocking_fraction"] != "0"):
+            fail(f"{where}: slow calls in the fast-only run")
+        if r["mix"] != "fast-only" and (slow == 0 or float(r["blocking_fraction"]) <= 0):
+            fail(f"{where}: no slow calls in the mix")
+    if not os.path.exists(os.path.join(out_dir, "summary.md")):
+        fail("summary.md missing")
+    with open(os.path.join(out_dir, "summary.md")) as f:
+        summary = f.read()
+    if "p99 mix / fast-only" not in summary or "switchyard-adaptive (default)" not in summary:
+        fail("summary.md lacks the blocking mix's table")
+    if "matplotlib was missing" not in summary and not os.path.exists(os.path.join(out_dir, "load_blocking.png")):
+        fail("load_blocking.png missing")
+
+
 def main():
     sy_bench, out_dir, command = sys.argv[1], sys.argv[2], sys.argv[3]
     shutil.rmtree(out_dir, ignore_errors=True)
     run = subprocess.run([sy_bench, command, "--quick", "--out", out_dir] + sys.argv[4:], timeout=170)
     if run.returncode != 0:
         fail(f"sy-bench {command} exited with {run.returncode}")
-    for name, columns in REQUIRED[command].items():
+    blocking = command == "load" and any(a in sys.argv[4:] for a in ("--mix", "--blocking-fraction", "--blocking-ms"))
+    for name, columns in REQUIRED["load-blocking" if blocking else command].items():
         path = os.path.join(out_dir, name)
         if not os.path.exists(path):
             fail(f"{name} missing")
@@ -263,7 +312,9 @@ def main():
                 fail(f"soak.csv: {r['model']} {r['phase']}: {r['failures']} failed requests")
             if int(r["rss_kb"]) <= 0 or int(r["descriptors"]) <= 0 or int(r["threads"]) <= 0:
                 fail(f"soak.csv: {r['model']} {r['phase']}: resources not sampled")
-    if command == "load":
+    if blocking:
+        check_load_blocking(out_dir)
+    elif command == "load":
         with open(os.path.join(out_dir, "load.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
         series = {r["series"] for r in rows}

@@ -4,7 +4,7 @@
 Usage: /usr/bin/python3 sy_bench_report.py DIR
 
 Reads whichever of demux_added.csv, demux.csv, whitebox.csv, latency.csv, latency_trends.csv,
-ttcp.csv, soak.csv, load.csv exist.
+ttcp.csv, soak.csv, load.csv, load_blocking.csv exist.
 Plots need matplotlib (Debian's python3-matplotlib, Agg backend); without it the summary is
 still written and a note goes to stderr. Standard library otherwise.
 """
@@ -873,6 +873,111 @@ def load_section(out_dir, rows, pngs):
     return "\n".join(text)
 
 
+# ---- load with a blocking call mix (issue 28) -------------------------------------------------------
+
+BLOCKING_TARGET = 2.0  # the fast calls' p99 with the mix within 2x of the same point without it
+
+
+def load_blocking_section(out_dir, rows, pngs):
+    text = ["## Under load with blocking calls (`sy-bench load --mix blocking`)\n"]
+    mixes = []
+    for r in rows:
+        if r["mix"] != "fast-only" and r["mix"] not in mixes:
+            mixes.append(r["mix"])
+    text.append("Each point runs twice on fresh servers: fast calls only, then with a fraction of the requests "
+                "replaced by `LoadNap::nap(ms)`, which sleeps in the upcall (" + ", ".join(mixes) + "). "
+                "p50 and p99 (us) are of the fast calls alone; slow calls are counted apart. Ratio: the fast "
+                f"calls' p99 with the mix over their p99 without it (target: within {BLOCKING_TARGET:g}x). "
+                f"`{LOAD_DEFAULT}` is the ORB's default model. Every connection keeps one request outstanding, "
+                "so a connection waiting for a nap sends no fast call meanwhile: the mix also lowers the offered "
+                "load.\n")
+    series, calls = [], []
+    for r in rows:
+        if r["series"] not in series:
+            series.append(r["series"])
+        if r["call"] not in calls:
+            calls.append(r["call"])
+    key = {(r["series"], r["call"], int(r["connections"]), r["mix"]): r for r in rows}
+
+    def ok(r):
+        return r is not None and num(r.get("fast_requests_per_s"), 0) > 0 and r.get("fast_p99_us", "") != ""
+
+    def ratio(s, call, n, mix):
+        base, mixed = key.get((s, call, n, "fast-only")), key.get((s, call, n, mix))
+        if not ok(base) or not ok(mixed) or not num(base["fast_p99_us"]):
+            return None
+        return num(mixed["fast_p99_us"]) / num(base["fast_p99_us"])
+
+    verdicts = []
+    for call in calls:
+        counts = sorted({int(r["connections"]) for r in rows if r["call"] == call})
+        for mix in mixes:
+            for s in series:
+                table = []
+                for n in counts:
+                    base, mixed = key.get((s, call, n, "fast-only")), key.get((s, call, n, mix))
+                    if base is None and mixed is None:
+                        continue
+                    cells = [n]
+                    for r in (base, mixed):
+                        if r is None:
+                            cells += ["", "", ""]
+                        elif not ok(r):
+                            cells += [f"failed ({r.get('errors', '')} errors)", "", ""]
+                        else:
+                            errors = int(num(r.get("errors"), 0))
+                            cells += [r["fast_p50_us"], r["fast_p99_us"],
+                                      f"{num(r['fast_requests_per_s']):,.0f}" + (f" [{errors} errors]" if errors else "")]
+                    x = ratio(s, call, n, mix)
+                    cells.append("" if x is None else f"{x:.2f}x")
+                    slow = mixed if ok(mixed) else None
+                    cells.append("" if slow is None else
+                                 f"{slow['slow_requests']} ({slow['slow_p50_ms']} / {slow['slow_p99_ms']} ms)")
+                    table.append(cells)
+                    if x is not None:
+                        verdicts.append(f"- {call}, {n} connections, {load_label(s)}: {x:.2f}x "
+                                        f"({'met' if x <= BLOCKING_TARGET else 'NOT met'})")
+                if table:
+                    text.append(f"\n### {load_label(s)}, {call}: fast calls without and with {mix}\n")
+                    text.append(md_table(["connections", "fast-only p50", "fast-only p99", "fast-only req/s",
+                                          "mix p50", "mix p99", "mix fast req/s", "p99 mix / fast-only",
+                                          "slow calls (p50 / p99)"], table))
+    if verdicts:
+        text.append(f"\n### Target (issue 28: the fast calls' p99 with the mix within {BLOCKING_TARGET:g}x of "
+                    "the same run without slow calls)\n")
+        text.append("\n".join(verdicts) + "\n")
+
+    if plt is not None and rows and mixes:
+        mix = mixes[0]
+        fig, axes = plt.subplots(1, len(calls), figsize=(6.0 * len(calls), 4.6), squeeze=False)
+        for j, call in enumerate(calls):
+            ax = axes[0][j]
+            for s in series:
+                pts = [(n, ratio(s, call, n, mix)) for n in sorted({int(r["connections"]) for r in rows
+                                                                    if r["call"] == call and r["series"] == s})]
+                pts = [p for p in pts if p[1] is not None]
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=load_label(s),
+                            linewidth=2.5 if s == LOAD_DEFAULT else 1.2,
+                            linestyle=":" if s.startswith("omniorb") else "-")
+            ax.axhline(BLOCKING_TARGET, color="grey", linestyle="--", linewidth=1)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("connections")
+            ax.set_ylabel("fast p99 with mix / fast-only")
+            ax.set_title(f"{call}: {mix}", fontsize=10)
+            ax.grid(alpha=0.3)
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        if labels:
+            fig.legend(handles, labels, loc="lower center", ncol=min(3, len(labels)), fontsize=8)
+        fig.suptitle("Blocking mix: the fast calls' p99, mix / fast-only")
+        fig.tight_layout(rect=(0, 0.04 + 0.04 * ((len(labels) + 2) // 3), 1, 1))
+        fig.savefig(os.path.join(out_dir, "load_blocking.png"), dpi=90)
+        plt.close(fig)
+        pngs.append("load_blocking.png")
+    return "\n".join(text)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -897,6 +1002,9 @@ def main():
     load = read(os.path.join(out_dir, "load.csv"))
     if load:
         sections.append(load_section(out_dir, load, pngs))
+    load_blocking = read(os.path.join(out_dir, "load_blocking.csv"))
+    if load_blocking:
+        sections.append(load_blocking_section(out_dir, load_blocking, pngs))
     if not sections:
         print(f"report: no sy-bench CSV in {out_dir}", file=sys.stderr)
         return 1

@@ -12,6 +12,7 @@
 #include "benchmarks/sy_bench/control_orb.h"
 #include "benchmarks/sy_bench/demux_interfaces.h"
 #include "benchmarks/sy_bench/echo_servant.h"
+#include "benchmarks/sy_bench/load_nap_servant.h"
 #include "benchmarks/sy_bench/naming_directory.h"
 #include "benchmarks/sy_bench/network_namespaces.h"
 #include "demux/demux_strategy.h"
@@ -27,6 +28,7 @@ struct served_objects {
   std::string echo_url;  // corbaloc: of the Echo servant (iiop only)
   std::vector<std::string> ttcp;
   std::string control;
+  std::string nap;        // the LoadNap servant's (server --nap), or empty
   std::string first_url;  // corbaloc: of ttcp/0, for the message-size relay (iiop only)
   // What serves the ttcp servants' lookups (demux_interfaces.h: gperf, runtime-perfect, ...).
   std::string servant_lookup, operation_lookup;
@@ -47,9 +49,10 @@ std::string url_or_empty(const std::shared_ptr<switchyard::orb>& orb, const obje
 // perfect servant demultiplexing and `object_id_table`, the root adapter gets the build-time table
 // over ttcp_0..ttcp_999 first: gperf at build time, as in the papers. The ttcp servants are of
 // syidl's generated skeletons where there is one (demux_interfaces.h).
+// With `nap`, the load experiment's LoadNap servant too, in a child adapter of its own as Echo is.
 served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, control_orb& control, std::size_t servants,
                             std::size_t operations, const std::vector<demux_adapter_spec>& adapters,
-                            bool object_id_table) {
+                            bool object_id_table, bool nap) {
   served_objects objects;
   auto& root = orb->root_adapter();
   if (object_id_table && root.servant_demux() == demux_strategy::perfect) root.use_object_ids(ttcp_object_ids_table);
@@ -62,6 +65,9 @@ served_objects activate_all(const std::shared_ptr<switchyard::orb>& orb, control
     if (i == 0) objects.first_url = url_or_empty(orb, ref);
   }
   objects.adapters = activate_demux_adapters(orb, adapters, object_id_table);
+  if (nap)
+    objects.nap =
+        orb->object_to_string(root.create_child("sy_bench_load").activate_with_id("nap", make_load_nap_servant()));
   objects.control = control.activate(orb);
   objects.servant_lookup = servant_lookup_label(root.servant_demux(), root.object_ids());
   objects.operation_lookup = operation_lookup_label(root.operation_demux(), ttcp_interface(operations));
@@ -91,6 +97,7 @@ std::string ior_lines(const served_objects& objects) {
     if (!adapter.first_url.empty()) text += "url/adapter/" + name + " " + adapter.first_url + "\n";
   }
   text += "control " + objects.control + "\n";
+  if (!objects.nap.empty()) text += "nap " + objects.nap + "\n";
   if (!objects.first_url.empty()) text += "url/ttcp/0 " + objects.first_url + "\n";
   if (!objects.echo_url.empty()) text += "url/echo " + objects.echo_url + "\n";
   text += "lookup/servant " + objects.servant_lookup + "\n";
@@ -107,8 +114,8 @@ bool has_listen_option(const std::vector<std::string>& args) {
 std::atomic<int> uiop_counter{0};
 
 // The lines ior_lines writes for these servants and adapters, at the least (the file appears whole).
-std::size_t ior_line_count(std::size_t servants, const std::vector<demux_adapter_spec>& adapters) {
-  std::size_t lines = servants + 4;  // echo, control, two lookup lines
+std::size_t ior_line_count(std::size_t servants, const std::vector<demux_adapter_spec>& adapters, bool nap) {
+  std::size_t lines = servants + 4 + (nap ? 1 : 0);  // echo, control, two lookup lines; nap
   for (auto& a : adapters) lines += a.servants + 1;
   return lines;
 }
@@ -200,6 +207,7 @@ int server_main(std::vector<std::string> args) {
   std::size_t operations = parser.number("--operations").value_or(0);
   auto transport = parser.value("--transport").value_or("iiop");
   bool object_id_table = !parser.flag("--no-object-id-table");
+  bool nap = parser.flag("--nap");  // the LoadNap servant, "nap <IOR>" (sy-bench load --mix blocking)
   // --naming corbaloc::HOST:PORT/NameService --naming-context ID: every object is bound under ID
   // too (sy-bench's --netns resolves them from there).
   auto naming = parser.value("--naming");
@@ -224,7 +232,7 @@ int server_main(std::vector<std::string> args) {
   }
   auto orb = orb_init(orb_args);
   control_orb control(orb_args, transport);
-  auto objects = activate_all(orb, control, servants, operations, adapters, object_id_table);
+  auto objects = activate_all(orb, control, servants, operations, adapters, object_id_table, nap);
   if (naming) {
     // Bound before the IOR file appears: whoever waits for the file finds the names there.
     std::vector<std::pair<std::string, object_ref>> named;
@@ -235,6 +243,7 @@ int server_main(std::vector<std::string> args) {
       for (std::size_t i = 0; i < adapter.iors.size(); ++i)
         named.emplace_back("adapter/" + name + "/" + std::to_string(i), orb->string_to_object(adapter.iors[i]));
     named.emplace_back("control", orb->string_to_object(objects.control));
+    if (!objects.nap.empty()) named.emplace_back("nap", orb->string_to_object(objects.nap));
     bind_in_naming(orb, *naming, *naming_context, named);
   }
   if (ior_file) {
@@ -260,19 +269,19 @@ int server_main(std::vector<std::string> args) {
 
 bench_server::bench_server(const common_options& options, std::size_t servants, std::size_t operations,
                            std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
-                           bool object_id_table) {
-  start(options, servants, operations, {}, std::move(orb_args), work_dir, object_id_table);
+                           bool object_id_table, bool nap) {
+  start(options, servants, operations, {}, std::move(orb_args), work_dir, object_id_table, nap);
 }
 
 bench_server::bench_server(const common_options& options, const std::vector<demux_adapter_spec>& adapters,
                            std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
                            bool object_id_table) {
-  start(options, 0, 0, adapters, std::move(orb_args), work_dir, object_id_table);
+  start(options, 0, 0, adapters, std::move(orb_args), work_dir, object_id_table, false);
 }
 
 void bench_server::start(const common_options& options, std::size_t servants, std::size_t operations,
                          const std::vector<demux_adapter_spec>& adapters, std::vector<std::string> orb_args,
-                         const std::filesystem::path& work_dir, bool object_id_table) {
+                         const std::filesystem::path& work_dir, bool object_id_table, bool nap) {
   std::vector<std::string> all = options.orb_args;
   all.insert(all.end(), orb_args.begin(), orb_args.end());
   if (!has_listen_option(all)) {
@@ -286,13 +295,14 @@ void bench_server::start(const common_options& options, std::size_t servants, st
       all.insert(all.end(), {"-ORBCollocation", "none"});
     local_orb_ = orb_init(all);
     control_ = std::make_unique<control_orb>(all, options.transport);
-    auto objects = activate_all(local_orb_, *control_, servants, operations, adapters, object_id_table);
+    auto objects = activate_all(local_orb_, *control_, servants, operations, adapters, object_id_table, nap);
     demux_adapters_ = objects.adapters;
     ttcp_iors_ = objects.ttcp;
     control_ior_ = objects.control;
     first_url_ = objects.first_url;
     echo_ior_ = objects.echo;
     echo_url_ = objects.echo_url;
+    nap_ior_ = objects.nap;
     servant_lookup_ = objects.servant_lookup;
     operation_lookup_ = objects.operation_lookup;
     local_thread_ = std::thread([orb = local_orb_] { orb->run(); });
@@ -306,6 +316,7 @@ void bench_server::start(const common_options& options, std::size_t servants, st
                                    "--servants",   std::to_string(servants),
                                    "--operations", std::to_string(operations)};
   if (!object_id_table) argv.push_back("--no-object-id-table");
+  if (nap) argv.push_back("--nap");
   if (!adapters.empty()) {
     std::string list;
     for (auto& a : adapters) list += (list.empty() ? "" : ",") + to_text(a);
@@ -316,7 +327,7 @@ void bench_server::start(const common_options& options, std::size_t servants, st
     argv.insert(argv.end(), {"--naming", options.network->naming_url(), "--naming-context", naming_context});
   argv.insert(argv.end(), all.begin(), all.end());
   process_ = child_process::start(argv, true);
-  auto lines = wait_for_lines(ior_file_, ior_line_count(servants, adapters), process_, std::chrono::seconds(60));
+  auto lines = wait_for_lines(ior_file_, ior_line_count(servants, adapters, nap), process_, std::chrono::seconds(60));
   auto named = read_ior_lines(lines);
   if (options.network) {
     // The references as the naming service gives them, not as the file has them: what crosses
@@ -338,6 +349,7 @@ void bench_server::start(const common_options& options, std::size_t servants, st
   echo_ior_ = named.at("echo");
   if (auto it = named.find("url/ttcp/0"); it != named.end()) first_url_ = it->second;
   if (auto it = named.find("url/echo"); it != named.end()) echo_url_ = it->second;
+  if (nap) nap_ior_ = named.at("nap");
   servant_lookup_ = named.at("lookup/servant");
   operation_lookup_ = named.at("lookup/operation");
   for (auto& spec : adapters) {

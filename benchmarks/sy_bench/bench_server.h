@@ -57,9 +57,11 @@ class bench_server {
   // Starts a server with `servants` ttcp servants of an interface with `operations` demux
   // operations; `orb_args` go to the server ORB (after the common ones). `object_id_table`: with
   // perfect servant demultiplexing, the ids ttcp_0..ttcp_999 are in a build-time gperf table
-  // (false: the run-time perfect hash alone, `sy-bench server --no-object-id-table`).
+  // (false: the run-time perfect hash alone, `sy-bench server --no-object-id-table`). `nap`: the
+  // load experiment's LoadNap servant too (`sy-bench server --nap`, nap_ior()).
   bench_server(const common_options& options, std::size_t servants, std::size_t operations,
-               std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true);
+               std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true,
+               bool nap = false);
   // A paired demux server: the `adapters` (and no ttcp servant in the root adapter).
   bench_server(const common_options& options, const std::vector<demux_adapter_spec>& adapters,
                std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true);
@@ -73,6 +75,8 @@ class bench_server {
   // The Integrity::Echo servant's reference (generated skeleton, echo_servant.h), and its corbaloc:.
   const std::string& echo_ior() const noexcept { return echo_ior_; }
   const std::string& echo_url() const noexcept { return echo_url_; }
+  // The LoadNap servant's reference (benchmarks/peers/load_nap.idl), when started with `nap`.
+  const std::string& nap_ior() const noexcept { return nap_ior_; }
   // "corbaloc:iiop:1.2@127.0.0.1:port/key" of ttcp/0 (empty for other transports).
   const std::string& first_url() const noexcept { return first_url_; }
   // What served the ttcp servants' lookups, as the server saw it (operation_lookup_label and
@@ -92,12 +96,13 @@ class bench_server {
  private:
   void start(const common_options& options, std::size_t servants, std::size_t operations,
              const std::vector<demux_adapter_spec>& adapters, std::vector<std::string> orb_args,
-             const std::filesystem::path& work_dir, bool object_id_table);
+             const std::filesystem::path& work_dir, bool object_id_table, bool nap);
   std::map<std::string, demux_adapter_objects> demux_adapters_;
   std::vector<std::string> ttcp_iors_;
   std::string control_ior_;
   std::string first_url_;
   std::string echo_ior_, echo_url_;
+  std::string nap_ior_;
   std::string servant_lookup_, operation_lookup_;
   child_process process_;
   std::shared_ptr<switchyard::orb> local_orb_;

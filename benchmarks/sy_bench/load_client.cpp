@@ -66,6 +66,51 @@ raw_request build_raw_request(std::span<const std::byte> object_key, load_call c
   return request;
 }
 
+raw_request build_nap_request(std::span<const std::byte> object_key, std::int32_t ms) {
+  cdr::output_stream out(256, 2);
+  giop::request_fields fields;
+  fields.request_id = 1;
+  fields.response_flags = giop::response_flags::with_target;
+  fields.target = giop::target_address::by_key(object_key);
+  fields.operation = "nap";
+  const auto& protocol = giop::giop_1_2();
+  auto mark = protocol.begin_request(out, fields);
+  out.write_long(ms);
+  auto message = giop::protocol::finish(out, mark);
+  raw_request request;
+  request.bytes.assign(message.begin(), message.end());
+  request.request_id_offset = mark.request_id_offset - mark.header_offset;
+  return request;
+}
+
+blocking_mix::blocking_mix(double fraction, std::uint64_t seed) noexcept
+    : fraction_(std::clamp(fraction, 0.0, 1.0)), state_(seed) {}
+
+bool blocking_mix::next_is_slow() noexcept {
+  if (fraction_ <= 0) return false;
+  // splitmix64: one draw per request, 53 bits of it as a double in [0, 1).
+  std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53 < fraction_;
+}
+
+void load_tally::reply(bool slow_call, bool ok, bool in_window, std::uint64_t round_trip_ns) {
+  if (!ok) {
+    ++errors;
+    return;
+  }
+  if (!in_window) return;
+  if (slow_call) {
+    ++slow_requests;
+    slow.record(round_trip_ns);
+  } else {
+    ++fast_requests;
+    fast.record(round_trip_ns);
+  }
+}
+
 std::string_view to_string(reply_check check) noexcept {
   switch (check) {
     case reply_check::ok:
@@ -121,6 +166,16 @@ std::string hex_of(std::span<const std::byte> octets) {
   return text;
 }
 
+std::optional<double> parse_blocking_fraction(std::string_view text) noexcept {
+  std::string copy(text);
+  char* end = nullptr;
+  errno = 0;
+  double value = std::strtod(copy.c_str(), &end);
+  if (copy.empty() || errno != 0 || end != copy.c_str() + copy.size() || !(value >= 0 && value <= 1))
+    return std::nullopt;
+  return value;
+}
+
 std::size_t raise_descriptor_limit() noexcept {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
@@ -150,6 +205,11 @@ struct client_options {
   std::int64_t setup_timeout_ns = 60'000'000'000;
   std::int64_t drain_ns = 5'000'000'000;
   std::int64_t go_timeout_ns = 300'000'000'000;
+  // The blocking mix (off when nap_key is empty or blocking_fraction is 0).
+  std::vector<std::byte> nap_key;
+  double blocking_fraction = 0;
+  std::int32_t blocking_ms = 10;
+  std::uint64_t seed = 1;
 };
 
 // What the threads share: readiness, the window, the first failure.
@@ -169,8 +229,7 @@ struct shared_state {
 };
 
 struct thread_result {
-  std::unique_ptr<latency_histogram> histogram = std::make_unique<latency_histogram>();
-  std::uint64_t requests = 0, errors = 0;
+  std::unique_ptr<load_tally> tally = std::make_unique<load_tally>();
 };
 
 struct connection {
@@ -178,6 +237,7 @@ struct connection {
   std::uint32_t request_id = 0;
   std::int64_t sent_at = 0;
   bool waiting = false;  // a request is out
+  bool slow = false;     // the request out is the blocking mix's nap
   std::vector<std::byte> in = std::vector<std::byte>(512);
   std::size_t have = 0;
 };
@@ -269,9 +329,13 @@ void first_call(connection& c, raw_request& request, std::int64_t deadline) {
   }
 }
 
-void run_thread(const client_options& options, const addrinfo* where, std::size_t count, shared_state& shared,
-                thread_result& result) {
+void run_thread(const client_options& options, const addrinfo* where, std::size_t count, std::size_t index,
+                shared_state& shared, thread_result& result) {
   auto request = build_raw_request(options.key, options.call);
+  const bool mixed = !options.nap_key.empty() && options.blocking_fraction > 0;
+  auto nap_request = mixed ? build_nap_request(options.nap_key, options.blocking_ms) : raw_request{};
+  blocking_mix mix(mixed ? options.blocking_fraction : 0.0, options.seed * 0x100000001b3ULL + index);
+  auto& tally = *result.tally;
   std::vector<connection> connections(count);
   const std::int64_t setup_deadline = now_ns() + options.setup_timeout_ns;
   std::size_t opened = 0;
@@ -306,16 +370,18 @@ void run_thread(const client_options& options, const addrinfo* where, std::size_
     ::epoll_ctl(poller, EPOLL_CTL_DEL, c.fd, nullptr);
     ::close(c.fd);
     c.fd = -1;
-    ++result.errors;  // a connection lost (with its request, if one was out) is one error
+    ++tally.errors;  // a connection lost (with its request, if one was out) is one error
     if (c.waiting) {
       c.waiting = false;
       --waiting;
     }
   };
   auto send_next = [&](connection& c) {
-    request.set_request_id(++c.request_id);
+    c.slow = mix.next_is_slow();
+    auto& next = c.slow ? nap_request : request;
+    next.set_request_id(++c.request_id);
     c.sent_at = now_ns();
-    if (!send_all(c.fd, request.bytes.data(), request.bytes.size())) {
+    if (!send_all(c.fd, next.bytes.data(), next.bytes.size())) {
       drop(c);
       return;
     }
@@ -369,23 +435,19 @@ void run_thread(const client_options& options, const addrinfo* where, std::size_
         auto verdict = check_reply(std::span(c.in.data(), static_cast<std::size_t>(total)), c.request_id);
         consume(c, static_cast<std::size_t>(total));
         if (!c.waiting) {
-          ++result.errors;  // a message nobody asked for (a CloseConnection among them)
+          ++tally.errors;  // a message nobody asked for (a CloseConnection among them)
           continue;
         }
         c.waiting = false;
         --waiting;
-        if (verdict != reply_check::ok) {
-          ++result.errors;
-        } else if (arrived >= start && arrived < end) {
-          ++result.requests;
-          result.histogram->record(static_cast<std::uint64_t>(arrived - c.sent_at));
-        }
+        tally.reply(c.slow, verdict == reply_check::ok, arrived >= start && arrived < end,
+                    static_cast<std::uint64_t>(arrived - c.sent_at));
         if (sending && arrived < end) send_next(c);
         if (c.fd < 0) break;
       }
     }
   }
-  result.errors += waiting;  // replies that never came
+  tally.errors += waiting;  // replies that never came
   for (auto& c : connections)
     if (c.fd >= 0) ::close(c.fd);
   ::close(poller);
@@ -405,7 +467,22 @@ client_options parse_client_options(std::vector<std::string> args) {
     options.setup_timeout_ns = static_cast<std::int64_t>(*ms) * 1'000'000;
   if (auto ms = parser.number("--drain-ms")) options.drain_ns = static_cast<std::int64_t>(*ms) * 1'000'000;
   if (auto ms = parser.number("--go-timeout-ms")) options.go_timeout_ns = static_cast<std::int64_t>(*ms) * 1'000'000;
+  auto nap_key = parser.value("--nap-key");
+  auto fraction = parser.value("--blocking-fraction");
+  auto blocking_ms = parser.number("--blocking-ms");
+  if (auto seed = parser.number("--seed")) options.seed = *seed;
   parser.finish();
+  if (fraction) {
+    auto parsed = parse_blocking_fraction(*fraction);
+    if (!parsed) throw usage_error("load-client: --blocking-fraction: expected a number from 0 to 1");
+    options.blocking_fraction = *parsed;
+  }
+  if (blocking_ms) {
+    if (*blocking_ms > 60000) throw usage_error("load-client: --blocking-ms: 0..60000");
+    options.blocking_ms = static_cast<std::int32_t>(*blocking_ms);
+  }
+  if (options.blocking_fraction > 0 && !nap_key)
+    throw usage_error("load-client: --blocking-fraction needs --nap-key HEX (the LoadNap object)");
   if (!port || *port == 0 || *port > 65535) throw usage_error("load-client: --port 1..65535 is required");
   if (!key) throw usage_error("load-client: --key HEX is required");
   if (!go_file) throw usage_error("load-client: --go-file is required");
@@ -416,6 +493,13 @@ client_options parse_client_options(std::vector<std::string> args) {
     options.key = octets_from_hex(*key);
   } catch (const std::invalid_argument& e) {
     throw usage_error(std::string("load-client: --key: ") + e.what());
+  }
+  if (nap_key) {
+    try {
+      options.nap_key = octets_from_hex(*nap_key);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(std::string("load-client: --nap-key: ") + e.what());
+    }
   }
   options.port = std::to_string(*port);
   options.call = *parse_load_call(*call);
@@ -451,7 +535,7 @@ int load_client_main(std::vector<std::string> args) {
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < options.threads; ++t) {
     std::size_t count = options.connections / options.threads + (t < options.connections % options.threads ? 1 : 0);
-    threads.emplace_back([&, t, count] { run_thread(options, where.get(), count, shared, results[t]); });
+    threads.emplace_back([&, t, count] { run_thread(options, where.get(), count, t, shared, results[t]); });
   }
   // Setup is bounded by --setup-timeout-ms in every thread; a failure ends the process at once
   // (the other threads may still be connecting).
@@ -472,14 +556,19 @@ int load_client_main(std::vector<std::string> args) {
     std::cerr << "load-client: " << shared.failure << std::endl;
     return 1;
   }
-  latency_histogram all;
-  std::uint64_t requests = 0, errors = 0;
+  auto all = std::make_unique<load_tally>();
   for (auto& r : results) {
-    all.merge(*r.histogram);
-    requests += r.requests;
-    errors += r.errors;
+    all->fast.merge(r.tally->fast);
+    all->slow.merge(r.tally->slow);
+    all->fast_requests += r.tally->fast_requests;
+    all->slow_requests += r.tally->slow_requests;
+    all->errors += r.tally->errors;
   }
-  std::cout << "requests " << requests << "\nerrors " << errors << "\nhistogram " << all.to_text() << std::endl;
+  std::cout << "requests " << all->fast_requests << "\nerrors " << all->errors << "\nhistogram " << all->fast.to_text()
+            << "\n";
+  if (!options.nap_key.empty())
+    std::cout << "slow_requests " << all->slow_requests << "\nslow_histogram " << all->slow.to_text() << "\n";
+  std::cout << std::flush;
   return 0;
 }
 

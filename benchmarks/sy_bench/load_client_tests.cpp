@@ -1,6 +1,8 @@
 // The load experiment's parts that decide its figures: the latency histogram, the raw GIOP
-// request and the reply check of the load client, and the epoll socket server's replies (the same
-// octets as our server's, for both calls). Suite 'bench'; EPOLL_SERVER names the built program.
+// request and the reply check of the load client, the epoll socket server's replies (the same
+// octets as our server's, for both calls), and the blocking mix: which requests are naps, how the
+// fast and slow calls are counted, and a whole load client run against our server with the mix.
+// Suite 'bench'; EPOLL_SERVER names the built program.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -12,11 +14,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "benchmarks/sy_bench/bench_interface.h"
+#include "benchmarks/sy_bench/driver_options.h"
 #include "benchmarks/sy_bench/latency_histogram.h"
 #include "benchmarks/sy_bench/load_client.h"
+#include "benchmarks/sy_bench/load_nap_servant.h"
 #include "benchmarks/sy_bench/process.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/messages.h"
@@ -207,4 +215,148 @@ TEST_CASE("epoll server: answers both calls with the octets our server sends", "
   orb->shutdown(true);
   serving.join();
   orb->destroy();
+}
+
+TEST_CASE("blocking mix: the nap request is LoadNap::nap(ms) on its own key", "[bench][load]") {
+  auto key = iop::to_octets("SY\x01\x00key-of-nap");
+  auto nap = build_nap_request(key, 10);
+  auto header = decode(nap);
+  CHECK(header.operation == "nap");
+  CHECK(header.response_flags == giop::response_flags::with_target);
+  REQUIRE(header.target.disposition == giop::addressing_disposition::key_addr);
+  CHECK(std::vector<std::byte>(header.target.object_key.begin(), header.target.object_key.end()) == key);
+  CHECK(header.body.read_long() == 10);
+  CHECK(header.body.remaining() == 0);
+  nap.set_request_id(9);
+  CHECK(decode(nap).request_id == 9);
+}
+
+TEST_CASE("blocking mix: the seeded draw picks the fraction asked, the same for the same seed", "[bench][load]") {
+  auto slow_of = [](double fraction, std::uint64_t seed, int draws) {
+    blocking_mix mix(fraction, seed);
+    std::vector<bool> picks;
+    for (int i = 0; i < draws; ++i) picks.push_back(mix.next_is_slow());
+    return picks;
+  };
+  auto count = [](const std::vector<bool>& picks) { return std::count(picks.begin(), picks.end(), true); };
+  CHECK(count(slow_of(0, 1, 10000)) == 0);
+  CHECK(count(slow_of(1, 1, 10000)) == 10000);
+  // 1 % of 100000: 1000, sd ~31; the bounds are over 6 sd wide, and the sequence is fixed anyway.
+  auto one_percent = slow_of(0.01, 1, 100000);
+  CHECK(count(one_percent) > 800);
+  CHECK(count(one_percent) < 1200);
+  CHECK(count(slow_of(0.5, 7, 10000)) > 4600);
+  CHECK(count(slow_of(0.5, 7, 10000)) < 5400);
+  CHECK(slow_of(0.01, 1, 100000) == one_percent);  // deterministic
+  CHECK(slow_of(0.01, 2, 100000) != one_percent);  // another process's or thread's seed, other picks
+  // The slow picks are spread: not bunched at the start or the end of the run.
+  auto first_half = std::count(one_percent.begin(), one_percent.begin() + 50000, true);
+  CHECK(first_half > 400);
+  CHECK(first_half < 600);
+
+  CHECK(parse_blocking_fraction("0.01") == 0.01);
+  CHECK(parse_blocking_fraction("1") == 1.0);
+  CHECK(parse_blocking_fraction("0") == 0.0);
+  CHECK_FALSE(parse_blocking_fraction("1.5"));
+  CHECK_FALSE(parse_blocking_fraction("-0.1"));
+  CHECK_FALSE(parse_blocking_fraction("1%"));
+  CHECK_FALSE(parse_blocking_fraction(""));
+  CHECK_FALSE(parse_blocking_fraction("nan"));
+}
+
+TEST_CASE("blocking mix: fast and slow calls are counted apart, only within the window", "[bench][load]") {
+  load_tally tally;
+  tally.reply(false, true, true, 50'000);      // a fast call in the window
+  tally.reply(false, true, true, 70'000);      // another
+  tally.reply(true, true, true, 10'100'000);   // a nap in the window
+  tally.reply(false, true, false, 1'000'000);  // a fast call after the window: not counted
+  tally.reply(true, true, false, 10'000'000);  // a nap after the window: not counted
+  tally.reply(true, false, true, 10'000'000);  // a nap answered with an exception: an error
+  tally.reply(false, false, false, 1'000);     // a bad reply counts whenever it comes
+  CHECK(tally.fast_requests == 2);
+  CHECK(tally.fast.count() == 2);
+  CHECK(tally.slow_requests == 1);
+  CHECK(tally.slow.count() == 1);
+  CHECK(tally.errors == 2);
+  CHECK(tally.fast.quantile_ns(1.0) == Approx(70'000).epsilon(0.016));  // no nap among the fast calls
+  CHECK(tally.slow.quantile_ns(1.0) == Approx(10'100'000).epsilon(0.016));
+}
+
+TEST_CASE("blocking mix: a load client run against our server counts naps apart", "[bench][load]") {
+  // Our server: the ttcp servant and the LoadNap servant in an ORB of this process.
+  auto orb = orb_init({"-ORBListenEndpoints", "iiop://127.0.0.1:0"});
+  auto ttcp = orb->root_adapter().activate_with_id("ttcp_0", std::make_shared<bench_servant>(0));
+  auto nap = orb->root_adapter().activate_with_id("nap", make_load_nap_servant());
+  std::thread serving([&] { orb->run(); });
+  auto ttcp_target = iop::targets_of(iop::parse_ior_string(orb->object_to_string(ttcp))).front();
+  auto nap_key = iop::targets_of(iop::parse_ior_string(orb->object_to_string(nap))).front().object_key;
+  {
+    // The nap request as the client sends it is served: a NO_EXCEPTION Reply.
+    raw_connection connection(ttcp_target.where.port);
+    auto request = build_nap_request(nap_key, 1);
+    request.set_request_id(3);
+    CHECK(check_reply(connection.call(request), 3) == reply_check::ok);
+  }
+  // A go file whose window opens now and lasts 400 ms (the client's setup runs inside it; what
+  // arrives before "ready" is only the setup calls, which are never counted).
+  auto go_file = std::filesystem::temp_directory_path() / ("load-mix-test-" + std::to_string(getpid()));
+  auto now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  std::ofstream(go_file) << now << " " << now + 400'000'000 << "\n";
+  std::ostringstream captured;
+  auto* saved = std::cout.rdbuf(captured.rdbuf());
+  int status = load_client_main({"--port",
+                                 std::to_string(ttcp_target.where.port),
+                                 "--key",
+                                 hex_of(ttcp_target.object_key),
+                                 "--call",
+                                 "null",
+                                 "--connections",
+                                 "4",
+                                 "--threads",
+                                 "2",
+                                 "--go-file",
+                                 go_file.string(),
+                                 "--nap-key",
+                                 hex_of(nap_key),
+                                 "--blocking-fraction",
+                                 "0.2",
+                                 "--blocking-ms",
+                                 "1",
+                                 "--seed",
+                                 "5"});
+  std::cout.rdbuf(saved);
+  std::filesystem::remove(go_file);
+  CHECK(status == 0);
+  std::map<std::string, std::string> report;
+  std::istringstream lines(captured.str());
+  for (std::string line; std::getline(lines, line);) {
+    auto space = line.find(' ');
+    report[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(space + 1);
+  }
+  INFO(captured.str());
+  REQUIRE(report.count("requests"));
+  REQUIRE(report.count("slow_requests"));
+  CHECK(report["errors"] == "0");
+  auto fast = std::stoull(report["requests"]), slow = std::stoull(report["slow_requests"]);
+  CHECK(fast > 0);
+  CHECK(slow > 0);
+  auto fast_histogram = latency_histogram::parse(report["histogram"]);
+  auto slow_histogram = latency_histogram::parse(report["slow_histogram"]);
+  CHECK(fast_histogram.count() == fast);
+  CHECK(slow_histogram.count() == slow);
+  // Every nap sleeps at least 1 ms, so no slow round trip is shorter: they are the naps.
+  CHECK(slow_histogram.quantile_ns(1e-9) >= 0.98e6);  // the smallest one's bucket (1.6 % wide)
+  orb->shutdown(true);
+  serving.join();
+  orb->destroy();
+}
+
+TEST_CASE("blocking mix: no mix without a nap key, nor with a fraction above 1", "[bench][load]") {
+  CHECK_THROWS_AS(load_client_main({"--port", "1", "--key", "00", "--call", "null", "--go-file", "/nonexistent",
+                                    "--blocking-fraction", "0.01"}),
+                  usage_error);
+  CHECK_THROWS_AS(load_client_main({"--port", "1", "--key", "00", "--call", "null", "--go-file", "/nonexistent",
+                                    "--nap-key", "00", "--blocking-fraction", "2"}),
+                  usage_error);
 }

@@ -12,9 +12,19 @@
 // once), prints "ready"; then this driver writes the window's start and end (steady clock, shared
 // by every process on the machine) and the clients run until the end. Every wait is bounded: a
 // hung server costs a point (recorded with its errors), never the run.
+//
+// The blocking mix (issue 28; --mix blocking, or --blocking-fraction F --blocking-ms M): the
+// servers also serve LoadNap (benchmarks/peers/load_nap.idl), whose nap(M) sleeps in the upcall,
+// and at every point each series runs twice on fresh servers, first fast-only, then with a
+// fraction F of the requests (a seeded draw per request, load_client.h) nap(M) instead of the
+// fast call. Only the fast calls' round trips make p50 and p99; the slow ones are counted apart.
+// The rows go to load_blocking.csv (load.csv is not written); the socket series has no nap and
+// is left out. The report puts p99(mix) / p99(fast-only) per series and connection count beside
+// each other: a blocking upcall should hold up its own connection, not the others.
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -87,6 +97,26 @@ series_spec options_series(const std::vector<std::string>& orb_args) {
   return spec;
 }
 
+// The blocking mix: a fraction of the requests is nap(ms). fraction 0: off (load.csv's run).
+struct blocking_settings {
+  double fraction = 0;
+  std::int32_t ms = 10;
+  bool on() const noexcept { return fraction > 0; }
+};
+
+// 0.01 -> "0.01", 1 -> "1": the fraction as written on the command line.
+std::string shortest(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// "blocking 1% x 10 ms", "fast-only": load_blocking.csv's mix column.
+std::string mix_label(const blocking_settings& mix) {
+  if (!mix.on()) return "fast-only";
+  return "blocking " + shortest(mix.fraction * 100) + "% x " + std::to_string(mix.ms) + " ms";
+}
+
 struct load_settings {
   std::chrono::milliseconds window{5000}, warmup{1000};
   std::size_t processes = 2, threads = 2, socket_threads = 1;
@@ -98,6 +128,7 @@ struct load_target {
   std::string host;
   std::uint16_t port = 0;
   std::vector<std::byte> key;
+  std::vector<std::byte> nap_key;  // the LoadNap object's (servers started with `nap`), or empty
   pid_t pid = -1;
 };
 
@@ -109,25 +140,29 @@ iop::invocation_target first_iiop_target(const std::string& ior_text) {
 
 load_target target_from_ior(const std::string& ior_text, pid_t pid) {
   auto target = first_iiop_target(ior_text);
-  return {target.where.host, target.where.port, target.object_key, pid};
+  return {target.where.host, target.where.port, target.object_key, {}, pid};
 }
 
-// One series' server for one point: started by the constructor, stopped by the destructor.
+// One series' server for one point: started by the constructor, stopped by the destructor. `nap`:
+// the ORB servers serve the LoadNap object too (the blocking mix's runs, both of their points).
 class load_server {
  public:
   load_server(const series_spec& spec, const common_options& common, const load_settings& settings,
-              const std::vector<std::byte>& socket_key) {
+              const std::vector<std::byte>& socket_key, bool nap = false) {
     if (spec.kind == server_kind::switchyard) {
       // The built-in series run with their model's options alone; the options series with the
       // command line's (bench_server puts common.orb_args first).
       common_options server_common = common;
       server_common.orb_args.clear();
-      switchyard_ = std::make_unique<bench_server>(server_common, 1, 0, spec.orb_args, common.out);
+      switchyard_ = std::make_unique<bench_server>(server_common, 1, 0, spec.orb_args, common.out, true, nap);
       target_ = target_from_ior(switchyard_->ttcp_iors().front(), switchyard_->pid());
+      if (nap) target_.nap_key = first_iiop_target(switchyard_->nap_ior()).object_key;
     } else if (spec.kind == server_kind::omniorb) {
       auto program = built_tool("peers/omni_server");
       if (!program) throw std::runtime_error("omni_server not built");
-      omniorb_ = std::make_unique<omni_server>(*program, common.out, 1, 0, spec.orb_args);
+      auto args = spec.orb_args;
+      if (nap) args.insert(args.begin(), "--nap");  // omni_server's own option, before the -ORB ones
+      omniorb_ = std::make_unique<omni_server>(*program, common.out, 1, 0, args);
       std::ifstream in(omniorb_->ior_file());
       std::vector<std::string> lines;
       for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -135,6 +170,11 @@ class load_server {
       auto it = named.find("ttcp/0");
       if (it == named.end()) throw std::runtime_error("omni_server's IOR file lacks ttcp/0");
       target_ = target_from_ior(it->second, omniorb_->pid());
+      if (nap) {
+        auto nap_line = named.find("nap");
+        if (nap_line == named.end()) throw std::runtime_error("omni_server's IOR file lacks nap");
+        target_.nap_key = first_iiop_target(nap_line->second).object_key;
+      }
     } else {
       auto program = built_tool("baselines/epoll_server");
       if (!program) throw std::runtime_error("epoll_server not built");
@@ -145,7 +185,7 @@ class load_server {
           true);
       auto lines = wait_for_lines(port_file, 1, socket_, std::chrono::seconds(20));
       std::filesystem::remove(port_file);
-      target_ = {"127.0.0.1", static_cast<std::uint16_t>(std::stoul(lines.front())), socket_key, socket_.pid()};
+      target_ = {"127.0.0.1", static_cast<std::uint16_t>(std::stoul(lines.front())), socket_key, {}, socket_.pid()};
     }
   }
   ~load_server() {
@@ -193,8 +233,10 @@ std::size_t resident_kb(pid_t pid) {
 }
 
 struct point_result {
-  std::uint64_t requests = 0, errors = 0;
-  latency_histogram histogram;
+  std::uint64_t requests = 0, errors = 0;  // requests: the fast calls'
+  latency_histogram histogram;             // the fast calls' round trips
+  std::uint64_t slow_requests = 0;         // the blocking mix's naps, and their round trips
+  latency_histogram slow_histogram;
   double cpu_pct = 0;
   std::size_t rss_kb = 0;
   std::size_t processes = 0, threads = 0;
@@ -217,7 +259,8 @@ void write_whole_file(const std::filesystem::path& path, const std::string& text
 }
 
 point_result run_point(const load_target& target, load_call call, std::size_t connections,
-                       const load_settings& settings, const std::filesystem::path& work_dir) {
+                       const load_settings& settings, const std::filesystem::path& work_dir,
+                       const blocking_settings& mix = {}) {
   static int counter = 0;
   point_result result;
   const std::string stem = ".load-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
@@ -231,27 +274,30 @@ point_result run_point(const load_target& target, load_call call, std::size_t co
     std::size_t threads = std::min(settings.threads, share);
     result.threads = std::max(result.threads, threads);
     outputs.push_back(work_dir / (stem + "-client-" + std::to_string(p)));
-    clients.push_back(child_process::start({self_path(),
-                                            "load-client",
-                                            "--host",
-                                            target.host,
-                                            "--port",
-                                            std::to_string(target.port),
-                                            "--key",
-                                            hex_of(target.key),
-                                            "--call",
-                                            std::string(to_string(call)),
-                                            "--connections",
-                                            std::to_string(share),
-                                            "--threads",
-                                            std::to_string(threads),
-                                            "--go-file",
-                                            go_file.string(),
-                                            "--setup-timeout-ms",
-                                            std::to_string(settings.setup_timeout.count()),
-                                            "--drain-ms",
-                                            std::to_string(settings.drain.count())},
-                                           false, outputs.back()));
+    std::vector<std::string> argv = {self_path(),
+                                     "load-client",
+                                     "--host",
+                                     target.host,
+                                     "--port",
+                                     std::to_string(target.port),
+                                     "--key",
+                                     hex_of(target.key),
+                                     "--call",
+                                     std::string(to_string(call)),
+                                     "--connections",
+                                     std::to_string(share),
+                                     "--threads",
+                                     std::to_string(threads),
+                                     "--go-file",
+                                     go_file.string(),
+                                     "--setup-timeout-ms",
+                                     std::to_string(settings.setup_timeout.count()),
+                                     "--drain-ms",
+                                     std::to_string(settings.drain.count())};
+    if (mix.on())  // each process its own seed (and each thread its own draws from it)
+      argv.insert(argv.end(), {"--nap-key", hex_of(target.nap_key), "--blocking-fraction", shortest(mix.fraction),
+                               "--blocking-ms", std::to_string(mix.ms), "--seed", std::to_string(p + 1)});
+    clients.push_back(child_process::start(argv, false, outputs.back()));
   }
   auto cleanup = [&] {
     for (auto& c : clients) c.stop();
@@ -312,6 +358,14 @@ point_result run_point(const load_target& target, load_call call, std::size_t co
           std::getline(in, rest);
           result.histogram.merge(latency_histogram::parse(rest));
           reported = true;
+        } else if (word == "slow_requests") {
+          std::uint64_t n = 0;
+          in >> n;
+          result.slow_requests += n;
+        } else if (word == "slow_histogram") {
+          std::string rest;
+          std::getline(in, rest);
+          result.slow_histogram.merge(latency_histogram::parse(rest));
         }
       }
       if (!reported) throw std::runtime_error("load client " + std::to_string(p) + " reported nothing");
@@ -355,6 +409,100 @@ std::vector<std::vector<std::string>> earlier_rows(const std::filesystem::path& 
   return rows;
 }
 
+// The blocking mix's runs (the file's first comment): at every point each ORB series fast-only,
+// then with the mix, on fresh servers that serve LoadNap both times; rows to load_blocking.csv.
+// The number of points that failed.
+std::size_t run_blocking_mix(const std::vector<load_call>& calls, const std::vector<std::size_t>& connection_counts,
+                             const std::vector<series_spec>& series, const load_settings& settings,
+                             const common_options& common, const blocking_settings& mix, bool append) {
+  csv_table table;
+  table.columns = {"series",
+                   "concurrency",
+                   "connections",
+                   "mix",
+                   "blocking_fraction",
+                   "blocking_ms",
+                   "fast_requests_per_s",
+                   "fast_p50_us",
+                   "fast_p99_us",
+                   "slow_requests",
+                   "slow_p50_ms",
+                   "slow_p99_ms",
+                   "server_cpu_pct",
+                   "server_rss_kb",
+                   "call",
+                   "fast_requests",
+                   "errors",
+                   "client_processes",
+                   "client_threads",
+                   "window_s"};
+  const auto csv_path = common.out / "load_blocking.csv";
+  if (append) {
+    std::set<std::string> measured;
+    for (auto& s : series) measured.insert(s.name);
+    for (auto& row : earlier_rows(csv_path, table.columns))
+      if (!measured.count(row[0])) table.add(row);
+  }
+  const double window_s = std::chrono::duration<double>(settings.window).count();
+  const std::vector<blocking_settings> mixes = {blocking_settings{0, mix.ms}, mix};
+  std::size_t failed_points = 0;
+  for (auto call : calls) {
+    for (auto connections : connection_counts) {
+      for (auto& spec : series) {
+        for (auto& m : mixes) {
+          point_result result;
+          try {
+            load_server server(spec, common, settings, {}, true);
+            result = run_point(server.target(), call, connections, settings, common.out, m);
+          } catch (const std::exception& e) {
+            result.failure = std::string("server: ") + e.what();
+          }
+          const bool failed = !result.failure.empty();
+          if (failed) {
+            ++failed_points;
+            result.errors = std::max<std::uint64_t>(result.errors, connections);
+          }
+          double rate = failed ? 0 : static_cast<double>(result.requests) / window_s;
+          auto quantile = [&](const latency_histogram& h, double q, double unit_ns) {
+            return failed || h.count() == 0 ? std::string() : format_number(h.quantile_ns(q) / unit_ns, 1);
+          };
+          table.add({spec.name,
+                     spec.concurrency,
+                     std::to_string(connections),
+                     mix_label(m),
+                     shortest(m.fraction),
+                     std::to_string(m.on() ? m.ms : 0),
+                     format_number(rate, 0),
+                     quantile(result.histogram, 0.5, 1e3),
+                     quantile(result.histogram, 0.99, 1e3),
+                     std::to_string(result.slow_requests),
+                     quantile(result.slow_histogram, 0.5, 1e6),
+                     quantile(result.slow_histogram, 0.99, 1e6),
+                     format_number(result.cpu_pct, 1),
+                     std::to_string(result.rss_kb),
+                     std::string(to_string(call)),
+                     std::to_string(result.requests),
+                     std::to_string(result.errors),
+                     std::to_string(result.processes),
+                     std::to_string(result.threads),
+                     format_number(window_s, 3)});
+          table.write(csv_path);
+          std::cerr << "load " << spec.name << " " << to_string(call) << " x" << connections << " " << mix_label(m)
+                    << ": ";
+          if (failed) std::cerr << "FAILED: " << result.failure << "\n";
+          else
+            std::cerr << format_number(rate, 0) << " fast requests/s, fast p50 " << quantile(result.histogram, 0.5, 1e3)
+                      << " us, p99 " << quantile(result.histogram, 0.99, 1e3) << " us, " << result.slow_requests
+                      << " slow calls, " << result.errors << " errors\n";
+        }
+      }
+    }
+  }
+  std::cerr << "load: " << table.rows.size() << " rows -> " << csv_path.string()
+            << (failed_points ? ", " + std::to_string(failed_points) + " points failed" : std::string()) << "\n";
+  return failed_points;
+}
+
 }  // namespace
 
 int load_main(std::vector<std::string> args) {
@@ -377,7 +525,24 @@ int load_main(std::vector<std::string> args) {
   const auto cpus = static_cast<std::size_t>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   settings.socket_threads = parser.number("--socket-threads").value_or(cpus);
   const bool append = parser.flag("--append");
+  // The blocking mix: --mix blocking is 1 % of the calls nap(10 ms); --blocking-fraction and
+  // --blocking-ms set either (and imply the mix). --mix fast (the default): load.csv as before.
+  blocking_settings mix;
+  auto mix_name = parser.value("--mix").value_or("fast");
+  auto fraction_text = parser.value("--blocking-fraction");
+  auto blocking_ms = parser.number("--blocking-ms");
   parser.finish();
+  if (mix_name != "fast" && mix_name != "blocking") throw usage_error("--mix: fast or blocking");
+  if (mix_name == "blocking" || fraction_text || blocking_ms) mix.fraction = 0.01;
+  if (fraction_text) {
+    auto parsed = parse_blocking_fraction(*fraction_text);
+    if (!parsed || *parsed <= 0) throw usage_error("--blocking-fraction: a number above 0, up to 1");
+    mix.fraction = *parsed;
+  }
+  if (blocking_ms) {
+    if (*blocking_ms == 0 || *blocking_ms > 60000) throw usage_error("--blocking-ms: 1..60000");
+    mix.ms = static_cast<std::int32_t>(*blocking_ms);
+  }
 
   std::vector<load_call> calls;
   for (auto& name : call_names) {
@@ -392,6 +557,10 @@ int load_main(std::vector<std::string> args) {
       throw usage_error("--series: unknown series '" + name + "'");
     if (name.starts_with("omniorb") && !have_omniorb) {
       std::cerr << "load: omniORB peers not built: no " << name << " series\n";
+      continue;
+    }
+    if (mix.on() && name == "socket") {
+      std::cerr << "load: the blocking mix leaves out the socket series (its server has no nap)\n";
       continue;
     }
     series.push_back(builtin(name));
@@ -420,7 +589,7 @@ int load_main(std::vector<std::string> args) {
                       " descriptors per process; the hard limit (ulimit -Hn) is " + std::to_string(descriptors));
 
   std::filesystem::create_directories(common.out);
-  const std::size_t points = calls.size() * connection_counts.size() * series.size();
+  const std::size_t points = calls.size() * connection_counts.size() * series.size() * (mix.on() ? 2 : 1);
   const double seconds_per_point =
       std::chrono::duration<double>(settings.window + settings.warmup).count() + 0.7;  // + server start, setup
   std::cerr << "load: " << apply_pinning(common.pin) << ", " << points << " points of "
@@ -434,8 +603,17 @@ int load_main(std::vector<std::string> args) {
                format_number(std::chrono::duration<double>(settings.window).count(), 1) + " s after " +
                format_number(std::chrono::duration<double>(settings.warmup).count(), 1) + " s warm-up, up to " +
                std::to_string(settings.processes) + " client processes x " + std::to_string(settings.threads) +
-               " threads, socket server " + std::to_string(settings.socket_threads) + " epoll loops" +
-               (pin_given ? std::string() : std::string(" (load runs unpinned by default: many processes)")));
+               " threads" +
+               (mix.on() ? std::string(", no socket series (no nap)")
+                         : ", socket server " + std::to_string(settings.socket_threads) + " epoll loops") +
+               (pin_given ? std::string() : std::string(" (load runs unpinned by default: many processes)")) +
+               (mix.on() ? ", each point fast-only and " + mix_label(mix) + " (load_blocking.csv)" : std::string()));
+
+  if (mix.on()) {
+    run_blocking_mix(calls, connection_counts, series, settings, common, mix, append);
+    run_report(common.out);
+    return 0;
+  }
 
   csv_table table;
   table.columns = {"series", "concurrency",      "connections",    "requests_per_s", "p50_us",

@@ -14,7 +14,7 @@ namespace {
 constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB... options]
   server  [--ior-file PATH] [--servants N] [--operations K] [--transport iiop|uiop]
           [--adapters name/servant_demux/operation_demux/N/K,...]
-          [--no-object-id-table]
+          [--no-object-id-table] [--nap]
   demux   [--servants 1,100,...] [--operations 1,10,100]
           [--strategy linear,binary,dynamic,perfect,perfect-fast,active]
           [--servant-demux ...] [--operation-demux ...] [--all-pairs] [--no-object-id-table]
@@ -34,7 +34,9 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--series switchyard-adaptive,switchyard-reactive,switchyard-thread-per-connection,
                     switchyard-thread-pool,omniorb-thread-per-connection,omniorb-thread-pool,socket]
           [--client-processes 2] [--client-threads 2] [--socket-threads CPUs] [--append]
-          (-ORB options add the series "switchyard -ORB..." with those options; unpinned by default)
+          [--mix fast|blocking] [--blocking-fraction 0.01] [--blocking-ms 10]
+          (-ORB options add the series "switchyard -ORB..." with those options; unpinned by default;
+          --mix blocking: 1 % of the calls nap 10 ms, each point also fast-only, to load_blocking.csv)
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
 demux, latency, ttcp: [--netns] [--link RATE[,DELAY]]  servers and clients in network namespaces of their own,
