@@ -213,7 +213,7 @@ def check_added_rounds(out, report):
 BLOCKING_COLUMNS = ["series", "concurrency", "connections", "mix", "blocking_fraction", "blocking_ms",
                     "fast_requests_per_s", "fast_p50_us", "fast_p99_us", "slow_requests", "slow_p50_ms",
                     "slow_p99_ms", "server_cpu_pct", "server_rss_kb", "call", "fast_requests", "errors",
-                    "client_processes", "client_threads", "window_s"]
+                    "client_processes", "client_threads", "window_s", "fast_max_ms"]
 
 
 def check_blocking(out, report):
@@ -231,7 +231,8 @@ def check_blocking(out, report):
             ok = p99 != ""
             rows.append([series, concurrency, "256", mix, fraction, ms, "100000" if ok else "0", "100.0" if ok else "",
                          p99, slow, "10.1" if slow != "0" else "", "10.4" if slow != "0" else "", "150.0", "9000",
-                         "null", "100000" if ok else "0", "0" if ok else "256", "2", "2", "1.000"])
+                         "null", "100000" if ok else "0", "0" if ok else "256", "2", "2", "1.000",
+                         "3.0" if ok else ""])
     with open(os.path.join(folder, "load_blocking.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(BLOCKING_COLUMNS)

@@ -21,16 +21,27 @@ void loop_handover::watch() {
 }
 
 void loop_handover::look() {
+  // A servant is handed over once seen in the same servant code at two looks `after_` apart.
+  // Looks come every 4 x after_ while no servant code is seen, every after_ once it is (to look
+  // again at the same one) and for a second after a handover (servants that block do again).
   std::vector<std::uint64_t> last_seen(loops_.size(), 0);
+  const auto relaxed = 4 * after_;
+  auto period = relaxed;
+  std::chrono::steady_clock::time_point alert_until{};
   std::unique_lock lock(mutex_);
   while (!stopping_) {
-    wake_watchdog_.wait_for(lock, after_, [&] { return stopping_; });
+    wake_watchdog_.wait_for(lock, period, [&] { return stopping_; });
     if (stopping_) break;
     lock.unlock();
+    bool in_servant_code = false;
     for (std::size_t i = 0; i < loops_.size(); ++i) {
-      if (!loops_[i]->try_hand_over(last_seen[i])) continue;
-      if (!lend(*loops_[i])) loops_[i]->cancel_handover();
+      if (loops_[i]->try_hand_over(last_seen[i])) {
+        if (!lend(*loops_[i])) loops_[i]->cancel_handover();
+        alert_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      }
+      in_servant_code = in_servant_code || server_loop::in_servant_code(last_seen[i]);
     }
+    period = in_servant_code || std::chrono::steady_clock::now() < alert_until ? after_ : relaxed;
     lock.lock();
   }
 }

@@ -73,9 +73,9 @@ struct orb_options {
   // connections those move to the event loops (server::crowded).
   unsigned dedicated_threads = 8;
   // -ORBHandoverAfter ms (adaptive): an event loop whose thread has run one servant this long
-  // (seen twice in a row, so between once and twice as long) is handed to a spare thread; 0:
-  // never (server_loop, "Leadership").
-  std::chrono::milliseconds handover_after{5};
+  // (seen in it at two looks this far apart: between once and five times as long) is handed to
+  // a spare thread; 0: never (server_loop, "Leadership"; loop_handover).
+  std::chrono::milliseconds handover_after{1};
   // -ORBShutdownTimeout ms: how long shutdown and destroy wait for servants still running;
   // those left running are named on stderr (server::stop).
   std::chrono::milliseconds shutdown_timeout{5000};

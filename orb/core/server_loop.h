@@ -100,6 +100,8 @@ class server_loop {
   // the last look (`last_seen`, updated). True: a spare thread must now call lead_as_spare (or,
   // if none can be had, cancel_handover).
   bool try_hand_over(std::uint64_t& last_seen) noexcept;
+  // Whether a mark try_hand_over left in `last_seen` is one of servant code.
+  static bool in_servant_code(std::uint64_t seen) noexcept { return (seen & in_servant) != 0; }
   void cancel_handover() noexcept;
   // A spare thread, after try_hand_over: leads the loop until a former leader wants it back or
   // the loop stops. `replies` and `probes` are the spare's own.
