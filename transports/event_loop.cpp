@@ -140,18 +140,22 @@ int event_loop::run_once(std::chrono::milliseconds timeout) {
 }
 
 void event_loop::run_tasks() {
-  // Tasks may post or defer more; those run in the next round (bounded work per round). The
-  // batch is a local: a task's request may wait for a reply in a nested round, which runs tasks
-  // too. The vectors trade places so that none allocates in the steady state.
-  std::vector<std::function<void()>> tasks;
-  tasks.swap(spare_tasks_);
-  {
-    std::lock_guard lock(posted_mutex_);
-    tasks.swap(posted_);
+  // Nothing posted (the usual round): no lock. A task posted after the look wakes the next round.
+  if (posted_count_.load(std::memory_order_acquire) != 0) {
+    // Tasks may post more; those run in the next round (bounded work per round). The batch is a
+    // local: a task's request may wait for a reply in a nested round, which runs tasks too. The
+    // vectors trade places so that none allocates in the steady state.
+    std::vector<std::function<void()>> tasks;
+    tasks.swap(spare_tasks_);
+    {
+      std::lock_guard lock(posted_mutex_);
+      tasks.swap(posted_);
+      posted_count_.store(0, std::memory_order_relaxed);
+    }
+    for (auto& task : tasks) task();
+    tasks.clear();
+    if (tasks.capacity() > spare_tasks_.capacity()) tasks.swap(spare_tasks_);
   }
-  for (auto& task : tasks) task();
-  tasks.clear();
-  if (tasks.capacity() > spare_tasks_.capacity()) tasks.swap(spare_tasks_);
   if (!deferred_.empty()) {
     std::vector<std::function<void()>> now;
     now.swap(deferred_);
@@ -169,6 +173,7 @@ void event_loop::post(std::function<void()> task) {
   {
     std::lock_guard lock(posted_mutex_);
     posted_.push_back(std::move(task));
+    posted_count_.store(posted_.size(), std::memory_order_release);
   }
   wake();
 }

@@ -100,7 +100,8 @@ class event_loop {
   std::atomic<std::thread::id> owner_{};
   std::chrono::steady_clock::time_point batch_time_{};
 
-  std::mutex posted_mutex_;  // guards posted_
+  std::mutex posted_mutex_;                   // guards posted_
+  std::atomic<std::size_t> posted_count_{0};  // posted_.size(), read without the lock
   std::vector<std::function<void()>> posted_;
   std::vector<std::function<void()>> spare_tasks_;  // an empty vector with capacity, for run_tasks
   std::vector<std::function<void()>> deferred_;     // loop thread only

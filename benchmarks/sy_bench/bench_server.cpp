@@ -4,9 +4,13 @@
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/control_orb.h"
@@ -256,7 +260,15 @@ int server_main(std::vector<std::string> args) {
   std::thread signal_thread([&] {
     int taken = 0;
     sigwait(&stop_signals, &taken);
-    if (!finished.load()) orb->shutdown(true);
+    if (finished.load()) return;
+    orb->shutdown(true);  // bounded by -ORBShutdownTimeout, whatever the servants do
+    // ORB::run's own thread may be the one left in a stuck servant (docs/orb.md, "Shutting down
+    // with a servant that does not return"): then end the process here.
+    for (int i = 0; i < 100 && !finished.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!finished.load()) {
+      std::fprintf(stderr, "sy-bench server: ORB::run is held by a servant that does not return; exiting\n");
+      std::_Exit(0);
+    }
   });
   orb->run();
   finished = true;

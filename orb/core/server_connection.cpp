@@ -133,7 +133,7 @@ void server_connection::serve_request(const giop::message_view& message, const g
         current_upcall = outer;
         if (leads != nullptr) leads->servant_ends(frame.servant_mark);
       }
-    } scope{{*this}, loop_ != nullptr && loop_->hands_over() ? loop_ : nullptr};
+    } scope{{*this}, marking_loop_};
     if (scope.leads != nullptr) scope.frame.servant_mark = scope.leads->servant_begins(*this);
     reply = dispatch_request(owner_.orb(), message, protocol, out, timer);
   }
@@ -412,6 +412,7 @@ void server_connection::trace_end(std::string_view why) noexcept {
 
 void server_connection::attach(server_loop& loop) {
   loop_ = &loop;
+  if (loop.hands_over()) marking_loop_ = &loop;
   connection_->set_non_blocking(true);
   last_activity_ = loop.events().batch_time();
   interest_ = transports::io_events::readable;

@@ -169,7 +169,8 @@ class server_connection final : public transports::io_handler, public std::enabl
   std::atomic<server_loop*> assigned_loop_{nullptr};
   // Event loop state (its thread only).
   server_loop* loop_ = nullptr;
-  std::size_t loop_index_ = 0;  // place in the loop's list
+  server_loop* marking_loop_ = nullptr;  // loop_, if it serves inline and marks servant code
+  std::size_t loop_index_ = 0;           // place in the loop's list
   unsigned interest_ = transports::io_events::none;
   bool paused_for_pool_ = false;
   bool paused_for_shutdown_ = false;

@@ -148,7 +148,7 @@ class server_loop {
     std::shared_ptr<server_connection> suspended;
   };
 
-  int round(std::chrono::milliseconds timeout);
+  [[gnu::always_inline]] inline int round(std::chrono::milliseconds timeout);
   void tick(std::chrono::steady_clock::time_point now) noexcept;
   // The current leader, at the end of a round, when a former leader waits: passes it the loop and
   // waits to lead again.

@@ -11,6 +11,7 @@
 // --max-files N lowers the descriptor limit first (the EMFILE scenario). Serves until SIGTERM.
 #include <sys/resource.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -81,11 +82,20 @@ int main(int argc, char** argv) {
           << "port " << profile.port << "\n";
     }
     std::rename((out_path + ".tmp").c_str(), out_path.c_str());
+    std::atomic<bool> run_returned{false};
     std::thread watcher([&] {
       while (!stop_requested) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      orb->shutdown(false);
+      orb->shutdown(true);  // bounded by -ORBShutdownTimeout, whatever the servants do
+      // ORB::run's own thread may be held by a servant that does not return (docs/orb.md,
+      // "Shutting down with a servant that does not return"): then the process ends here.
+      for (int i = 0; i < 100 && !run_returned.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (!run_returned.load()) {
+        std::fprintf(stderr, "robust_server: ORB::run is held by a servant that does not return; exiting\n");
+        std::_Exit(0);
+      }
     });
     orb->run();
+    run_returned = true;
     watcher.join();
     orb->destroy();
   } catch (const switchyard::SystemException& e) {

@@ -120,6 +120,7 @@ class server_process {
     return key;
   }
 
+  void signal(int number) const { ::kill(pid_, number); }
   // Still running (not exited, not killed by a signal).
   bool alive() {
     poll_exit();

@@ -364,3 +364,24 @@ TEST_CASE("connections come and go by the thousand without the server growing", 
   if (check_memory) CHECK(after <= warm + 2 * 1024);  // 1.6 kB a connection would be 6 MB
   a.check(32 * 1024);
 }
+
+TEST_CASE("SIGTERM stops a server whose servant does not return, and says what it cut off", "[robustness]") {
+  // A request's servant waits (up to 10 s) for a release that never comes; with
+  // -ORBShutdownTimeout 1000, SIGTERM must end the process long before the servant would return
+  // (asserted: within 6 s), name the request on stderr, and end the waiting peer's connection.
+  const std::string model = GENERATE(from_range(std::begin(models), std::end(models)));
+  INFO("model " << model);
+  server_process server(arena::options(model, {"-ORBShutdownTimeout", "1000"}));
+  const auto key = server.probe_key();
+  raw_peer peer(server.port());
+  REQUIRE(peer.connected());
+  REQUIRE(peer.send(make_request(key, "wait_for_release", 1, [](switchyard::cdr::output_stream&) {})));
+  std::this_thread::sleep_for(500ms);  // the servant is waiting (a coarse wait: nothing timed)
+  REQUIRE(server.alive());
+  server.signal(SIGTERM);
+  for (int i = 0; i < 300 && server.alive(); ++i) std::this_thread::sleep_for(20ms);
+  INFO("server: " << server.exit_description() << "\n" << server.log());
+  CHECK_FALSE(server.alive());
+  CHECK(server.log().find("still in") != std::string::npos);
+  CHECK(peer.wait_for_end(2000ms));
+}
