@@ -247,12 +247,22 @@ bool server::stop(bool graceful, bool loop_zero_busy) noexcept {
   std::lock_guard stopping(stop_mutex_);  // a second caller (shutdown beside run()) waits for the first
   if (stopped_.exchange(true)) return !abandoned_;
   const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_timeout;
-  // No more connections: the listeners go first (out of loop 0, which nobody runs now).
-  {
+  // No more connections: the listeners go first, out of loop 0 if nobody runs it now; else in the
+  // thread that does (a servant holds ORB::run's thread, or loop 0 is handed over), at its next
+  // round, or in this thread's last round of it (server_loop::stop).
+  auto close_listeners = [this] {
     std::lock_guard lock(listeners_mutex_);
     for (auto& l : listeners_) {
       loops_[0]->events().remove(l->acceptor().handle());
       l->acceptor().close();
+    }
+  };
+  if (!loop_zero_busy && !loops_[0]->led_elsewhere()) {
+    close_listeners();
+  } else {
+    try {
+      loops_[0]->events().post(close_listeners);
+    } catch (...) {
     }
   }
   if (handover_) handover_->stop_watching();

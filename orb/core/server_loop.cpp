@@ -128,7 +128,16 @@ bool server_loop::stop(bool graceful, std::chrono::steady_clock::time_point dead
     // A servant has not returned: take the loop from it (and never give it back), end every
     // connection, and leave its thread running.
     const bool seized = seize();
-    if (seized) report_cut_off();
+    if (seized) {
+      report_cut_off();
+      // The servant's thread still holds the leader's stream and table: the last rounds below
+      // get their own (kept with the server).
+      try {
+        probes_ = &owner_.lease_probe_table();
+        replies_ = &stop_replies_.emplace(4096);
+      } catch (...) {
+      }
+    }
     if (thread_.joinable()) thread_.detach();
     if (!seized) {
       std::fprintf(stderr, "switchyard: shutdown: an event loop did not stop in time; its connections are left\n");

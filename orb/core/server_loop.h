@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -103,6 +104,11 @@ class server_loop {
   // Whether a mark try_hand_over left in `last_seen` is one of servant code.
   static bool in_servant_code(std::uint64_t seen) noexcept { return (seen & in_servant) != 0; }
   void cancel_handover() noexcept;
+  // Any thread: a spare leads the loop, or a former leader has yet to take it back.
+  bool led_elsewhere() noexcept {
+    std::lock_guard lock(lead_mutex_);
+    return spares_leading_ != 0 || !former_.empty();
+  }
   // A spare thread, after try_hand_over: leads the loop until a former leader wants it back or
   // the loop stops. `replies` and `probes` are the spare's own.
   void lead_as_spare(cdr::output_stream& replies, instrument::probe_table& probes) noexcept;
@@ -171,6 +177,7 @@ class server_loop {
   instrument::probe_table* probes_;
   cdr::output_stream home_replies_;
   cdr::output_stream* replies_ = &home_replies_;
+  std::optional<cdr::output_stream> stop_replies_;  // a stop that seized the loop from a servant
   std::vector<std::shared_ptr<server_connection>> connections_;
   std::vector<std::shared_ptr<server_connection>> ended_;  // released after the batch
   std::vector<page_block> retired_buffers_;                // requests' buffers set aside by nested waits
