@@ -377,6 +377,22 @@ point_result run_point(const load_target& target, load_call call, std::size_t co
   return result;
 }
 
+// One point on a fresh server (a series at a number of connections): run_point's result, or the
+// failure, which counts every connection as an error.
+point_result measure_point(const series_spec& spec, const common_options& common, const load_settings& settings,
+                           const std::vector<std::byte>& socket_key, load_call call, std::size_t connections,
+                           const blocking_settings& mix, bool nap) {
+  point_result result;
+  try {
+    load_server server(spec, common, settings, socket_key, nap);
+    result = run_point(server.target(), call, connections, settings, common.out, mix);
+  } catch (const std::exception& e) {
+    result.failure = std::string("server: ") + e.what();
+  }
+  if (!result.failure.empty()) result.errors = std::max<std::uint64_t>(result.errors, connections);
+  return result;
+}
+
 // The object key of sy-bench server's ttcp/0 with the ORB's defaults: what the socket series'
 // requests carry, so that the epoll server reads the octets our server reads.
 std::vector<std::byte> switchyard_key(const common_options& common) {
@@ -451,18 +467,9 @@ std::size_t run_blocking_mix(const std::vector<load_call>& calls, const std::vec
     for (auto connections : connection_counts) {
       for (auto& spec : series) {
         for (auto& m : mixes) {
-          point_result result;
-          try {
-            load_server server(spec, common, settings, {}, true);
-            result = run_point(server.target(), call, connections, settings, common.out, m);
-          } catch (const std::exception& e) {
-            result.failure = std::string("server: ") + e.what();
-          }
+          point_result result = measure_point(spec, common, settings, {}, call, connections, m, true);
           const bool failed = !result.failure.empty();
-          if (failed) {
-            ++failed_points;
-            result.errors = std::max<std::uint64_t>(result.errors, connections);
-          }
+          if (failed) ++failed_points;
           double rate = failed ? 0 : static_cast<double>(result.requests) / window_s;
           auto quantile = [&](const latency_histogram& h, double q, double unit_ns) {
             return failed || h.count() == 0 ? std::string() : format_number(h.quantile_ns(q) / unit_ns, 1);
@@ -637,18 +644,9 @@ int load_main(std::vector<std::string> args) {
   for (auto call : calls) {
     for (auto connections : connection_counts) {
       for (auto& spec : series) {
-        point_result result;
-        try {
-          load_server server(spec, common, settings, socket_key);
-          result = run_point(server.target(), call, connections, settings, common.out);
-        } catch (const std::exception& e) {
-          result.failure = std::string("server: ") + e.what();
-        }
+        point_result result = measure_point(spec, common, settings, socket_key, call, connections, {}, false);
         const bool failed = !result.failure.empty();
-        if (failed) {
-          ++failed_points;
-          result.errors = std::max<std::uint64_t>(result.errors, connections);
-        }
+        if (failed) ++failed_points;
         double rate = failed ? 0 : static_cast<double>(result.requests) / window_s;
         auto us = [&](double q) {
           return failed || result.histogram.count() == 0 ? std::string()
