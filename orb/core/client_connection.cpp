@@ -202,6 +202,20 @@ client_connection::filed client_connection::file_message(const giop::message_vie
   }
 }
 
+void client_connection::file_or_raise(const giop::message_view& message, std::uint32_t reply_id) {
+  switch (file_message(message, reply_id)) {
+    case filed::kept:
+      return;
+    case filed::close_connection:
+      drop(true);
+      raise_closed_by_server();
+    case filed::message_error:
+      drop();
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
+                            "server " + peer_address() + " answered MessageError");
+  }
+}
+
 bool client_connection::read_to_end() noexcept {
   try {
     for (;;) {
@@ -297,17 +311,7 @@ void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline d
       role.kept = true;
       return;
     }
-    switch (file_message(message, id)) {
-      case filed::kept:
-        break;
-      case filed::close_connection:
-        drop(true);
-        raise_closed_by_server();
-      case filed::message_error:
-        drop();
-        throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
-                              "server " + peer_address() + " answered MessageError");
-    }
+    file_or_raise(message, id);
   }
 }
 
@@ -375,17 +379,7 @@ void client_connection::wait_in_upcall(std::uint32_t request_id, call_deadline d
             role.kept = true;
             return true;
           }
-          switch (file_message(got.message, id)) {
-            case filed::kept:
-              break;
-            case filed::close_connection:
-              drop(true);
-              raise_closed_by_server();
-            case filed::message_error:
-              drop();
-              throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
-                                    "server " + peer_address() + " answered MessageError");
-          }
+          file_or_raise(got.message, id);
         }
       };
       if (drain()) return;

@@ -229,6 +229,9 @@ class client_connection {
   // Stashes another request's reply (`reply_id`) for its thread, or drops it if abandoned; says
   // whether the message ends the connection. Needs the reader role.
   filed file_message(const giop::message_view& message, std::uint32_t reply_id);
+  // The reader, for a message that is not its own reply: file_message, and a CloseConnection or
+  // MessageError ends the connection and raises (TRANSIENT or COMM_FAILURE).
+  void file_or_raise(const giop::message_view& message, std::uint32_t reply_id);
   // Reads and files every message up to the end of the stream (the server has closed it): true
   // if it ended with CloseConnection.
   bool read_to_end() noexcept;
