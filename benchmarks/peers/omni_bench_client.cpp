@@ -16,8 +16,12 @@
 // BinStructs: 24 bytes each in CDR) is built once and sent back to back, sendOctetSeq_2way or
 // sendStructSeq_2way, until T bytes are sent; prints "seconds=<float> bytes=<int> calls=<int>".
 // Options may come before or after the command word; -ORB options pass through to omniORB.
+// --ssl DIR [--ssl-key FILE] (either command): omniORB's SSL transport (omni_ssl.h), CA DIR/ca.pem,
+// certificate and key DIR/omni-client.pem or FILE, for a server listening with SSL
+// (omni_server --ssl); not with --socket-queue, which is for TCP only.
 #include "integrity.hh"
 #include "omni_socket_queue.h"
+#include "omni_ssl.h"
 #include "ttcp_sequence.hh"
 
 #include <omniORB4/callDescriptor.h>
@@ -56,6 +60,7 @@ struct options {
   unsigned long long total_bytes = 0;
   int socket_queue = 0;
   bool oneway = false;
+  switchyard::bench::omni_ssl_options ssl;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -65,7 +70,8 @@ struct options {
                "                 --samples K --warmup W --samples-out FILE\n"
                "       omni_bench_client --ior-file PATH [--object NAME] [--verbose] [-ORB...]\n"
                "         ttcp --type octet|binstruct --buffer-bytes S --total-bytes T\n"
-               "              [--socket-queue Q] [--oneway]\n";
+               "              [--socket-queue Q] [--oneway]\n"
+               "       either with [--ssl DIR [--ssl-key FILE]]\n";
   std::exit(2);
 }
 
@@ -125,6 +131,10 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
       if (opts.socket_queue == 0) usage("--socket-queue must be at least 1");
     } else if (arg == "--oneway") {
       opts.oneway = true;
+    } else if (arg == "--ssl") {
+      opts.ssl.dir = value();
+    } else if (arg == "--ssl-key") {
+      opts.ssl.key_file = value();
     } else {
       usage("unknown argument " + arg);
     }
@@ -151,6 +161,12 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
     if (opts.total_bytes == 0) usage("--total-bytes (at least 1) is required");
   } else {
     usage("no command given (latency or ttcp)");
+  }
+  if (opts.ssl.dir.empty() && !opts.ssl.key_file.empty()) usage("--ssl-key needs --ssl DIR");
+  if (!opts.ssl.dir.empty() && opts.socket_queue > 0) usage("--socket-queue is for TCP only, not with --ssl");
+  if (!opts.ssl.dir.empty()) {
+    const std::string why = switchyard::bench::configure_omni_ssl(opts.ssl, "omni-client.pem");
+    if (!why.empty()) usage("--ssl: " + why);
   }
   return opts;
 }

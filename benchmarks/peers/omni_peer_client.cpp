@@ -2,7 +2,7 @@
 // (omni_server, or our own ORB's) and checks every answer.
 //
 //   omni_peer_client (--ior IOR | --ior-file PATH [--object NAME]) --call CMD [--call CMD ...]
-//                    [--count K] [-ORB<option> <value> ...]
+//                    [--count K] [--ssl DIR [--ssl-key FILE]] [-ORB<option> <value> ...]
 //
 // IOR is a stringified IOR or a corbaloc: URL. With --ior-file (the file omni_server writes),
 // ttcp commands use the line named --object (default ttcp/0) and echo commands the line "echo".
@@ -18,7 +18,12 @@
 // The GIOP version is omniORB's -ORBmaxGIOPVersion 1.0|1.1|1.2 (passed through). The exit code is
 // 0 only when every call succeeded with correct data; with --refused-ok a call of the echo-*:N
 // commands refused with CORBA::MARSHAL counts too (printed as "refused"), values that differ never.
+// --ssl DIR loads omniORB's SSL transport (omni_ssl.h): CA DIR/ca.pem, certificate and key
+// DIR/omni-client.pem or --ssl-key FILE (one PEM file holding both). omniORB then reaches an IOR
+// with a TAG_SSL_SEC_TRANS component over SSL (and one without it over TCP, as before); a server
+// that refuses the certificate makes the calls fail with TRANSIENT or COMM_FAILURE.
 #include "integrity.hh"
+#include "omni_ssl.h"
 #include "ttcp_sequence.hh"
 
 #include <omniORB4/IIOP.h>
@@ -50,6 +55,7 @@ struct options {
   // omniORB sends wstrings only with GIOP 1.2 (its UTF-16 transmission code set is for 1.2 only;
   // 1.1 raises BAD_PARAM_WCharTCSNotKnown), so echo_wstring is skipped below 1.2.
   bool wide_strings = true;
+  switchyard::bench::omni_ssl_options ssl;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -58,7 +64,7 @@ struct options {
                " --call CMD [--call CMD ...] [--count K] [-ORB<option> <value> ...]\n"
                "  CMD: noparams2way noparams1way octets:N structs:N echo-all echo:OP"
                " echo-octets:N echo-doubles:N echo-records:N echo-narecords:N bad-key bad-op"
-               " non-existent [--refused-ok]\n";
+               " non-existent [--refused-ok] [--ssl DIR [--ssl-key FILE]]\n";
   std::exit(2);
 }
 
@@ -100,12 +106,21 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
       opts.count = to_count(value("--count needs a number"), "bad --count");
     } else if (arg == "--refused-ok") {
       opts.refused_ok = true;
+    } else if (arg == "--ssl") {
+      opts.ssl.dir = value("--ssl needs a directory");
+    } else if (arg == "--ssl-key") {
+      opts.ssl.key_file = value("--ssl-key needs a file");
     } else {
       usage("unknown argument " + arg);
     }
   }
   if (opts.ior.empty() == opts.ior_file.empty()) usage("give exactly one of --ior, --ior-file");
   if (opts.calls.empty()) usage("no --call given");
+  if (opts.ssl.dir.empty() && !opts.ssl.key_file.empty()) usage("--ssl-key needs --ssl DIR");
+  if (!opts.ssl.dir.empty()) {
+    const std::string why = switchyard::bench::configure_omni_ssl(opts.ssl, "omni-client.pem");
+    if (!why.empty()) usage("--ssl: " + why);
+  }
   return opts;
 }
 

@@ -3,7 +3,7 @@
 //
 //   omni_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]
 //               [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--nap] [--verbose]
-//               [-ORB<option> <value> ...]
+//               [--ssl DIR [--ssl-key FILE] [--ssl-and-tcp]] [-ORB<option> <value> ...]
 //
 // Serves one Integrity::Echo servant and N ttcp_sequence servants on H:P (127.0.0.1 and any port
 // by default), writes "echo <IOR>", "ttcp/0 <IOR>", ... "ttcp/<N-1> <IOR>" to PATH (a temporary
@@ -19,11 +19,18 @@
 // goes to omniORB untouched; when one of them is -ORBendPoint, --host and --port are not used.
 // --nap adds the load experiment's slow object (load_nap.idl: nap(ms) sleeps in the upcall) as the
 // last line, "nap <IOR>" (object id "nap" in the INS POA).
+// --ssl DIR listens with omniORB's SSL transport only (endpoint giop:ssl:H:P instead of
+// giop:tcp:H:P): CA DIR/ca.pem, certificate and key DIR/omni-server.pem or --ssl-key FILE (one
+// PEM file holding both), as scripts/make-tls-certs writes them; clients must present a
+// certificate that chains to ca.pem (omni_ssl.h). omniORB then writes port 0 in the IOR's IIOP
+// profile and the SSL port in a TAG_SSL_SEC_TRANS component. --ssl-and-tcp listens on both:
+// giop:tcp:H:P and giop:ssl:H:0 (any free port). --socket-queue is for TCP only.
 #include "integrity.hh"
 #include "load_nap.hh"
 #include "omni_dsi_echo.h"
 #include "omni_echo_servant.h"
 #include "omni_socket_queue.h"
+#include "omni_ssl.h"
 #include "ttcp_sequence.hh"
 
 #include <unistd.h>
@@ -85,13 +92,15 @@ struct options {
   int socket_queue = 0;  // 0: the system's defaults
   bool nap = false;
   bool verbose = false;
+  switchyard::bench::omni_ssl_options ssl;
+  bool ssl_and_tcp = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "omni_server: " << why << "\n"
             << "usage: omni_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]\n"
                "                   [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--nap] [--verbose]\n"
-               "                   [-ORB<option> <value> ...]\n";
+               "                   [--ssl DIR [--ssl-key FILE] [--ssl-and-tcp]] [-ORB<option> <value> ...]\n";
   std::exit(2);
 }
 
@@ -144,11 +153,24 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args, bool& has_end
       opts.nap = true;
     } else if (arg == "--verbose") {
       opts.verbose = true;
+    } else if (arg == "--ssl") {
+      opts.ssl.dir = value();
+    } else if (arg == "--ssl-key") {
+      opts.ssl.key_file = value();
+    } else if (arg == "--ssl-and-tcp") {
+      opts.ssl_and_tcp = true;
     } else {
       usage("unknown argument " + arg);
     }
   }
   if (opts.ior_file.empty()) usage("--ior-file is required");
+  if (opts.ssl.dir.empty() && (!opts.ssl.key_file.empty() || opts.ssl_and_tcp))
+    usage("--ssl-key and --ssl-and-tcp need --ssl DIR");
+  if (!opts.ssl.dir.empty() && opts.socket_queue > 0) usage("--socket-queue is for TCP only, not with --ssl");
+  if (!opts.ssl.dir.empty()) {
+    const std::string why = switchyard::bench::configure_omni_ssl(opts.ssl, "omni-server.pem");
+    if (!why.empty()) usage("--ssl: " + why);
+  }
   return opts;
 }
 
@@ -178,10 +200,17 @@ int main(int argc, char** argv) {
   bool has_endpoint = false;
   options opts = parse(argc, argv, orb_args, has_endpoint);
   std::string endpoint_flag = "-ORBendPoint";
-  std::string endpoint = "giop:tcp:" + opts.host + ":" + std::to_string(opts.port);
+  const bool ssl = !opts.ssl.dir.empty();
+  std::string endpoint =
+      std::string(ssl && !opts.ssl_and_tcp ? "giop:ssl:" : "giop:tcp:") + opts.host + ":" + std::to_string(opts.port);
+  std::string ssl_endpoint = "giop:ssl:" + opts.host + ":0";  // --ssl-and-tcp's second endpoint
   if (!has_endpoint) {
     orb_args.push_back(endpoint_flag.data());
     orb_args.push_back(endpoint.data());
+    if (ssl && opts.ssl_and_tcp) {
+      orb_args.push_back(endpoint_flag.data());
+      orb_args.push_back(ssl_endpoint.data());
+    }
   }
   if (opts.socket_queue > 0) switchyard::bench::add_send_buffer_option(orb_args, opts.socket_queue);
   orb_args.push_back(nullptr);
