@@ -1,6 +1,6 @@
 """What the interop runners share: starting, waiting for and stopping peer processes, each wait
-bounded. Imported by run_omni_pair.py, run_omni_client_sy_server.py and run_omni_client_sy_dsi.py
-(Python puts a script's own folder on the import path)."""
+bounded. Imported by run_omni_pair.py, run_omni_ssl_pair.py, run_omni_client_sy_server.py and
+run_omni_client_sy_dsi.py (Python puts a script's own folder on the import path)."""
 
 import os
 import signal
