@@ -12,6 +12,7 @@ Makes the certificates into a temporary directory, then:
 - refusals: a client presenting omni-rogue.pem (signed by other-ca), one presenting the expired
   certificate, and one without --ssl must each fail (exit 1, COMM_FAILURE or TRANSIENT); a good
   client still succeeds afterwards, and the server exits 0 on SIGTERM;
+- a server presenting omni-rogue.pem: a good client refuses it (TRANSIENT);
 - omni_server --ssl --ssl-and-tcp: an SSL client and a plain TCP client both succeed.
 Every wait is bounded.
 """
@@ -188,11 +189,26 @@ def ssl_only(server, client, certs, work):
         ok &= run_refused(client, ["--ior-file", ior_file, "--call", "noparams2way,echo:echo_long",
                                    "--ssl", certs, "--ssl-key", os.path.join(certs, "omni-rogue.pem")])
         ok &= run_refused(client, ["--ior-file", ior_file, "--call", "noparams2way",
-                                   "--ssl", certs, "--ssl-key", os.path.join(work, "omni-expired.pem")])
+                                   "--ssl", certs, "--ssl-key", os.path.join(certs, "omni-expired.pem")])
         ok &= run_refused(client, ["--ior-file", ior_file, "--call", "noparams2way"])
         # The server is still there for a good client.
         ok &= run_client(client, ["--ior-file", ior_file, "--call", "echo-all,noparams2way",
                                   "--count", "2"] + ssl)
+    finally:
+        ok &= stop_server(proc)
+    return ok
+
+
+def rogue_server(server, client, certs, work):
+    ior_file = os.path.join(work, "iors-rogue.txt")
+    proc = start_server(server, ior_file, ["--port", str(free_port()), "--ssl", certs,
+                                           "--ssl-key", os.path.join(certs, "omni-rogue.pem")])
+    ok = True
+    try:
+        if not wait_for_file(ior_file, proc, 20):
+            print("server did not write", ior_file)
+            return False
+        ok &= run_refused(client, ["--ior-file", ior_file, "--call", "noparams2way", "--ssl", certs])
     finally:
         ok &= stop_server(proc)
     return ok
@@ -237,12 +253,8 @@ def main():
         if made.returncode != 0:
             print("make-tls-certs failed:", made.returncode)
             return 1
-        # omniORB's key_file format: the certificate, then its key, in one file.
-        with open(os.path.join(work, "omni-expired.pem"), "w") as out:
-            for name in ["expired.pem", "expired.key"]:
-                with open(os.path.join(certs, name)) as f:
-                    out.write(f.read())
         ok = ssl_only(server, client, certs, work)
+        ok &= rogue_server(server, client, certs, work)
         ok &= ssl_and_tcp(server, client, certs, work)
     print("omni_ssl_pair:", "passed" if ok else "FAILED")
     return 0 if ok else 1
