@@ -8,7 +8,7 @@ usage: run_omni_ssl_pair.py SERVER CLIENT MAKE_CERTS
 Makes the certificates into a temporary directory, then:
 - omni_server --ssl (SSL only): its IORs carry port 0 in the IIOP profile and the listening port
   in a TAG_SSL_SEC_TRANS component (checked by decoding the IOR here); omni_peer_client --ssl
-  calls it with GIOP 1.0, 1.1 and 1.2;
+  calls it with GIOP 1.0, 1.1 and 1.2, and through corbaloc:ssliop:127.0.0.1:P/echo;
 - refusals: a client presenting omni-rogue.pem (signed by other-ca), one presenting the expired
   certificate, and one without --ssl must each fail (exit 1, COMM_FAILURE or TRANSIENT); a good
   client still succeeds afterwards, and the server exits 0 on SIGTERM;
@@ -185,6 +185,8 @@ def ssl_only(server, client, certs, work):
                                       "-ORBmaxGIOPVersion", version] + ssl)
         ok &= run_client(client, ["--ior-file", ior_file, "--object", "ttcp/1",
                                   "--call", "noparams2way,octets:100000", "--count", "2"] + ssl)
+        ok &= run_client(client, ["--ior", "corbaloc:ssliop:127.0.0.1:%d/echo" % port,
+                                  "--call", "echo:echo_long,echo:twist"] + ssl)
         # Refused: a certificate of a CA the server does not trust, an expired one, none at all.
         ok &= run_refused(client, ["--ior-file", ior_file, "--call", "noparams2way,echo:echo_long",
                                    "--ssl", certs, "--ssl-key", os.path.join(certs, "omni-rogue.pem")])
