@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 
+#include "switchyard/security.h"
 #include "transports/endpoint.h"
 
 namespace switchyard::transports {
@@ -24,6 +25,9 @@ struct const_buffer {
   const void* data;
   std::size_t size;
 };
+
+// Who is at the other end of a TLS connection (switchyard/security.h: a plain struct).
+using switchyard::peer_identity;
 
 // How far a send_gather_until got: whole when `error` is 0.
 struct send_result {
@@ -105,6 +109,15 @@ class connection {
   virtual const std::string& local_address() const noexcept = 0;
   virtual const std::string& peer_address() const noexcept = 0;
   virtual protocol kind() const noexcept = 0;
+
+  // TLS (ssliop) only; plain connections keep these defaults.
+  // Octets read from the socket but not yet returned by a receive: the socket may not be readable
+  // while they wait, so an event loop must read again without waiting for it.
+  virtual bool has_buffered_input() const noexcept { return false; }
+  // False until the handshake has finished (a server bounds how long that may take).
+  virtual bool handshake_done() const noexcept { return true; }
+  // The peer's verified certificate, once the handshake is done; nullptr when it sent none.
+  virtual const peer_identity* verified_peer() const noexcept { return nullptr; }
 
  protected:
   connection() = default;

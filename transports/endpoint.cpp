@@ -6,7 +6,17 @@
 
 namespace switchyard::transports {
 
-std::string_view scheme(protocol p) noexcept { return p == protocol::iiop ? "iiop" : "uiop"; }
+std::string_view scheme(protocol p) noexcept {
+  switch (p) {
+    case protocol::iiop:
+      return "iiop";
+    case protocol::uiop:
+      return "uiop";
+    case protocol::ssliop:
+      return "ssliop";
+  }
+  return "iiop";
+}
 
 std::string endpoint::to_string() const {
   std::string out(scheme(kind));
@@ -94,9 +104,15 @@ endpoint parse_uiop(std::string_view text, std::string_view rest) {
 endpoint parse_endpoint(std::string_view text) {
   constexpr std::string_view iiop_prefix = "iiop://";
   constexpr std::string_view uiop_prefix = "uiop://";
+  constexpr std::string_view ssliop_prefix = "ssliop://";
   if (text.starts_with(iiop_prefix)) return parse_iiop(text, text.substr(iiop_prefix.size()));
   if (text.starts_with(uiop_prefix)) return parse_uiop(text, text.substr(uiop_prefix.size()));
-  throw_bad_endpoint(text, "expected iiop://host:port or uiop://path");
+  if (text.starts_with(ssliop_prefix)) {
+    endpoint tls = parse_iiop(text, text.substr(ssliop_prefix.size()));
+    tls.kind = protocol::ssliop;
+    return tls;
+  }
+  throw_bad_endpoint(text, "expected iiop://host:port, ssliop://host:port or uiop://path");
 }
 
 }  // namespace switchyard::transports

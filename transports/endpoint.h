@@ -1,4 +1,4 @@
-// Endpoint strings: "iiop://host:port" and "uiop://path", parsed once into a small value type.
+// Endpoint strings: "iiop://host:port", "ssliop://host:port" and "uiop://path", parsed once into a small value type.
 // Internal header of transports/ (included by the ORB core and tests); no ACE.
 #pragma once
 
@@ -8,9 +8,10 @@
 
 namespace switchyard::transports {
 
-enum class protocol : std::uint8_t { iiop, uiop };
+// ssliop: IIOP over TLS (host and port as iiop).
+enum class protocol : std::uint8_t { iiop, uiop, ssliop };
 
-std::string_view scheme(protocol p) noexcept;  // "iiop", "uiop"
+std::string_view scheme(protocol p) noexcept;  // "iiop", "uiop", "ssliop"
 
 // One parsed endpoint. For iiop: host is a name, dotted IPv4 or an IPv6 literal (stored without
 // its brackets; is_ipv6_literal says it had them); an empty host means every IPv4 interface

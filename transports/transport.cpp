@@ -1,6 +1,7 @@
 #include "transports/transport.h"
 
 #include "transports/iiop/iiop_transport.h"
+#include "transports/ssliop/ssliop_transport.h"
 #include "transports/uiop/uiop_transport.h"
 
 namespace switchyard::transports {
@@ -10,7 +11,9 @@ transport::~transport() = default;
 const transport& transport_for(protocol kind) noexcept {
   static const iiop::transport iiop_transport;
   static const uiop::transport uiop_transport;
+  static const ssliop::transport ssliop_transport;
   if (kind == protocol::uiop) return uiop_transport;
+  if (kind == protocol::ssliop) return ssliop_transport;
   return iiop_transport;
 }
 

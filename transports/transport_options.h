@@ -3,8 +3,11 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 
 namespace switchyard::transports {
+
+class tls_context;  // ssliop/tls_context.h
 
 struct transport_options {
   bool tcp_nodelay = true;   // iiop only: GIOP messages are whole writes, Nagle only adds delay
@@ -13,6 +16,8 @@ struct transport_options {
   int listen_backlog = 128;  // acceptors only
   // Longest wait for connect(); zero waits as long as the OS does.
   std::chrono::milliseconds connect_timeout{0};
+  // ssliop only: certificates, CAs, verification and protocol floors (shared by every connection).
+  std::shared_ptr<const tls_context> tls;
 };
 
 }  // namespace switchyard::transports

@@ -132,12 +132,18 @@ inline constexpr std::uint32_t connect_failed = vendor_base | 20;
 inline constexpr std::uint32_t send_failed = vendor_base | 21;
 inline constexpr std::uint32_t recv_failed = vendor_base | 22;
 inline constexpr std::uint32_t connection_closed = vendor_base | 23;
-inline constexpr std::uint32_t send_timed_out = vendor_base | 24;      // the peer read nothing for the send timeout
-inline constexpr std::uint32_t out_of_descriptors = vendor_base | 25;  // accept: EMFILE, ENFILE, ENOBUFS, ENOMEM
+inline constexpr std::uint32_t send_timed_out = vendor_base | 24;        // the peer read nothing for the send timeout
+inline constexpr std::uint32_t out_of_descriptors = vendor_base | 25;    // accept: EMFILE, ENFILE, ENOBUFS, ENOMEM
+inline constexpr std::uint32_t tls_handshake_failed = vendor_base | 26;  // TLS: no common protocol, peer's alert, ...
 
 // BAD_PARAM
 inline constexpr std::uint32_t bad_option = vendor_base | 30;    // unknown or malformed -ORB option
 inline constexpr std::uint32_t bad_endpoint = vendor_base | 31;  // malformed endpoint string
+inline constexpr std::uint32_t tls_setup = vendor_base | 32;     // unreadable certificate, key or CA; bad TLS option
+
+// NO_PERMISSION (TLS and authorization: docs/orb.md, "TLS")
+inline constexpr std::uint32_t peer_not_verified = vendor_base | 50;  // the peer's certificate failed verification
+inline constexpr std::uint32_t peer_not_allowed = vendor_base | 51;   // the adapter does not let this caller in
 
 // IMP_LIMIT: a server's resource limit (docs/orb.md, "Limits")
 inline constexpr std::uint32_t buffer_limit = vendor_base | 40;  // server-wide buffered bytes exhausted

@@ -1,0 +1,459 @@
+#include "transports/ssliop/ssliop_connection.h"
+
+#include <arpa/inet.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "switchyard/exception.h"
+#include "transports/ssliop/tls_context.h"
+
+namespace switchyard::transports::ssliop {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+// OpenSSL's socket BIO writes with write(2), which raises SIGPIPE on a reset connection; this one
+// sends with MSG_NOSIGNAL, as the plain transports do.
+int bio_write(BIO* bio, const char* data, int size) {
+  const int handle = static_cast<int>(BIO_get_fd(bio, nullptr));
+  BIO_clear_retry_flags(bio);
+  for (;;) {
+    const ssize_t sent = ::send(handle, data, static_cast<std::size_t>(size), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent >= 0) return static_cast<int>(sent);
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) BIO_set_retry_write(bio);
+    return -1;
+  }
+}
+
+int bio_read(BIO* bio, char* data, int capacity) {
+  const int handle = static_cast<int>(BIO_get_fd(bio, nullptr));
+  BIO_clear_retry_flags(bio);
+  for (;;) {
+    const ssize_t got = ::recv(handle, data, static_cast<std::size_t>(capacity), MSG_DONTWAIT);
+    if (got >= 0) return static_cast<int>(got);
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) BIO_set_retry_read(bio);
+    return -1;
+  }
+}
+
+long bio_ctrl(BIO* bio, int command, long number, void* pointer) {
+  switch (command) {
+    case BIO_C_SET_FD:
+      BIO_set_init(bio, 1);
+      BIO_set_data(bio, reinterpret_cast<void*>(static_cast<intptr_t>(*static_cast<int*>(pointer))));
+      (void)number;
+      return 1;
+    case BIO_C_GET_FD: {
+      const int handle = static_cast<int>(reinterpret_cast<intptr_t>(BIO_get_data(bio)));
+      if (pointer != nullptr) *static_cast<int*>(pointer) = handle;
+      return handle;
+    }
+    case BIO_CTRL_FLUSH:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+const BIO_METHOD* socket_method() {
+  static BIO_METHOD* method = [] {
+    BIO_METHOD* made = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR, "switchyard socket");
+    BIO_meth_set_write(made, bio_write);
+    BIO_meth_set_read(made, bio_read);
+    BIO_meth_set_ctrl(made, bio_ctrl);
+    return made;
+  }();
+  return method;
+}
+
+std::string name_text(X509_NAME* name) {
+  if (name == nullptr) return {};
+  BIO* out = BIO_new(BIO_s_mem());
+  if (out == nullptr) return {};
+  X509_NAME_print_ex(out, name, 0, XN_FLAG_RFC2253);
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(out, &data);
+  std::string text(data, static_cast<std::size_t>(std::max(size, 0L)));
+  BIO_free(out);
+  return text;
+}
+
+std::string common_name(X509_NAME* name) {
+  const int at = X509_NAME_get_index_by_NID(name, NID_commonName, -1);
+  if (at < 0) return {};
+  int last = at;
+  for (int next = at; next >= 0; next = X509_NAME_get_index_by_NID(name, NID_commonName, next)) last = next;
+  const ASN1_STRING* value = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, last));
+  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(value)),
+                     static_cast<std::size_t>(ASN1_STRING_length(value)));
+}
+
+std::vector<std::string> alt_names(X509* certificate) {
+  std::vector<std::string> names;
+  auto* list = static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(certificate, NID_subject_alt_name, nullptr, nullptr));
+  if (list == nullptr) return names;
+  for (int i = 0; i < sk_GENERAL_NAME_num(list); ++i) {
+    const GENERAL_NAME* entry = sk_GENERAL_NAME_value(list, i);
+    if (entry->type == GEN_DNS) {
+      const ASN1_STRING* value = entry->d.dNSName;
+      names.push_back("DNS:" + std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(value)),
+                                           static_cast<std::size_t>(ASN1_STRING_length(value))));
+    } else if (entry->type == GEN_IPADD) {
+      const ASN1_STRING* value = entry->d.iPAddress;
+      char text[INET6_ADDRSTRLEN] = {};
+      const int length = ASN1_STRING_length(value);
+      if (length == 4 || length == 16)
+        ::inet_ntop(length == 4 ? AF_INET : AF_INET6, ASN1_STRING_get0_data(value), text, sizeof text);
+      names.push_back(std::string("IP:") + text);
+    }
+  }
+  GENERAL_NAMES_free(list);
+  return names;
+}
+
+bool is_ip_literal(const std::string& host) {
+  unsigned char address[16];
+  return ::inet_pton(AF_INET, host.c_str(), address) == 1 || ::inet_pton(AF_INET6, host.c_str(), address) == 1;
+}
+
+}  // namespace
+
+connection::connection(std::unique_ptr<iiop::connection> tcp, ssl_ctx_st* context, side which)
+    : tcp_(std::move(tcp)), local_address_(tcp_->local_address()), peer_address_(tcp_->peer_address()) {
+  // "iiop://h:p" -> "ssliop://h:p" for logs and errors.
+  for (std::string* address : {&local_address_, &peer_address_})
+    if (address->starts_with("iiop://")) address->replace(0, 4, "ssliop");
+  tcp_->set_non_blocking(true);
+  ssl_ = SSL_new(context);
+  BIO* bio = ssl_ == nullptr ? nullptr : BIO_new(socket_method());
+  if (bio == nullptr) {
+    SSL_free(ssl_);
+    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::tls_handshake_failed, CompletionStatus::no,
+                          "TLS state for " + peer_address_ + ": " + take_tls_errors("out of memory"));
+  }
+  BIO_set_fd(bio, tcp_->handle(), BIO_NOCLOSE);
+  SSL_set_bio(ssl_, bio, bio);
+  // A peer that closes without close_notify ends the stream cleanly: GIOP frames its messages, so
+  // a cut is seen as a short message anyway.
+  SSL_set_options(ssl_, SSL_OP_IGNORE_UNEXPECTED_EOF);
+  if (which == side::server) SSL_set_accept_state(ssl_);
+  else SSL_set_connect_state(ssl_);
+}
+
+connection::~connection() {
+  close();
+  SSL_free(ssl_);
+}
+
+void connection::close() noexcept {
+  if (!tcp_->is_open()) return;
+  {
+    std::lock_guard lock(mutex_);
+    // close_notify, if the socket takes it now; nothing is waited for.
+    if (handshake_done_.load(std::memory_order_relaxed)) {
+      ERR_clear_error();
+      SSL_shutdown(ssl_);
+      ERR_clear_error();
+    }
+  }
+  tcp_->close();
+}
+
+void connection::note_handshake_done() noexcept {
+  if (X509* certificate = SSL_get1_peer_certificate(ssl_)) {
+    if (SSL_get_verify_result(ssl_) == X509_V_OK) {
+      try {
+        peer_.subject = name_text(X509_get_subject_name(certificate));
+        peer_.issuer = name_text(X509_get_issuer_name(certificate));
+        peer_.common_name = common_name(X509_get_subject_name(certificate));
+        peer_.alt_names = alt_names(certificate);
+        unsigned char* der = nullptr;
+        const int size = i2d_X509(certificate, &der);
+        if (size > 0) peer_.der.assign(der, der + size);
+        OPENSSL_free(der);
+        has_peer_ = true;
+      } catch (...) {
+        has_peer_ = false;  // out of memory: the peer is anonymous (refused where identity matters)
+      }
+    }
+    X509_free(certificate);
+  }
+  handshake_done_.store(true, std::memory_order_release);
+}
+
+void connection::notice_handshake() noexcept {
+  if (!handshake_done_.load(std::memory_order_relaxed) && SSL_is_init_finished(ssl_)) note_handshake_done();
+}
+
+connection::step connection::classify(int result, const char* doing) {
+  notice_handshake();
+  if (result > 0) return {outcome::done, static_cast<std::size_t>(result), {}};
+  const int error = SSL_get_error(ssl_, result);
+  switch (error) {
+    case SSL_ERROR_WANT_READ:
+      return {outcome::want_read, 0, {}};
+    case SSL_ERROR_WANT_WRITE:
+      return {outcome::want_write, 0, {}};
+    case SSL_ERROR_ZERO_RETURN:
+      return {outcome::closed, 0, {}};
+    case SSL_ERROR_SYSCALL: {
+      const int saved = errno;
+      std::string why = take_tls_errors(saved != 0 ? std::strerror(saved) : "connection ended");
+      return {outcome::failed, 0, std::string(doing) + " " + peer_address_ + ": " + why};
+    }
+    default: {
+      std::string why = take_tls_errors("TLS error");
+      const long verified = SSL_get_verify_result(ssl_);
+      if (verified != X509_V_OK) why += " (certificate: " + std::string(X509_verify_cert_error_string(verified)) + ")";
+      return {outcome::failed, 0, std::string(doing) + " " + peer_address_ + ": " + why};
+    }
+  }
+}
+
+connection::step connection::read_step(void* data, std::size_t capacity) {
+  std::lock_guard lock(mutex_);
+  ERR_clear_error();
+  std::size_t total = 0;
+  auto* at = static_cast<char*>(data);
+  for (;;) {
+    std::size_t got = 0;
+    if (SSL_read_ex(ssl_, at + total, capacity - total, &got) == 1) {
+      notice_handshake();
+      total += got;
+      // Records already read ahead are returned now; the socket is read once per call.
+      if (total < capacity && SSL_has_pending(ssl_)) continue;
+      return {outcome::done, total, {}};
+    }
+    if (total != 0) return {outcome::done, total, {}};  // what came before the wait or the end
+    return classify(0, "TLS receive from");
+  }
+}
+
+connection::step connection::write_step(const void* data, std::size_t size) {
+  std::lock_guard lock(mutex_);
+  ERR_clear_error();
+  std::size_t written = 0;
+  const int result = SSL_write_ex(ssl_, data, size, &written);
+  if (result == 1) {
+    notice_handshake();
+    return {outcome::done, written, {}};
+  }
+  return classify(0, "TLS send to");
+}
+
+bool connection::wait_for(outcome what, clock::time_point deadline) const noexcept {
+  for (;;) {
+    int ms = -1;
+    if (deadline != clock::time_point::max()) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - clock::now()).count();
+      if (left <= 0) return false;
+      ms = static_cast<int>(std::min<long long>(left, 1 << 30));
+    }
+    pollfd ready{tcp_->handle(), static_cast<short>(what == outcome::want_write ? POLLOUT : POLLIN), 0};
+    const int n = ::poll(&ready, 1, ms);
+    if (n > 0 || (n < 0 && errno != EINTR)) return true;  // an error shows at the next call
+    if (n == 0 && ms >= 0 && clock::now() >= deadline) return false;
+  }
+}
+
+bool connection::has_buffered_input() const noexcept {
+  std::lock_guard lock(mutex_);
+  return SSL_has_pending(ssl_) != 0;
+}
+
+void connection::set_io_timeouts(std::chrono::milliseconds send, std::chrono::milliseconds receive) {
+  send_timeout_ = send;
+  receive_timeout_ = receive;
+}
+
+void connection::throw_receive_failure(const std::string& error) const {
+  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::maybe, error);
+}
+
+std::ptrdiff_t connection::recv_now(void* data, std::size_t capacity) {
+  if (capacity == 0) return 0;
+  const bool waits = blocking_.load(std::memory_order_relaxed);
+  const clock::time_point deadline =
+      receive_timeout_.count() > 0 ? clock::now() + receive_timeout_ : clock::time_point::max();
+  for (;;) {
+    const step got = read_step(data, capacity);
+    switch (got.what) {
+      case outcome::done:
+        return static_cast<std::ptrdiff_t>(got.octets);
+      case outcome::closed:
+        return 0;
+      case outcome::failed:
+        throw_receive_failure(got.error);
+      case outcome::want_read:
+      case outcome::want_write:
+        if (!waits || !wait_for(got.what, deadline)) return connection::would_block;
+        break;
+    }
+  }
+}
+
+std::size_t connection::try_recv_some(void* data, std::size_t capacity) {
+  if (capacity == 0) return 0;
+  for (;;) {
+    const step got = read_step(data, capacity);
+    switch (got.what) {
+      case outcome::done:
+        return got.octets;
+      case outcome::closed:
+        return 0;
+      case outcome::failed:
+        throw_receive_failure(got.error);
+      case outcome::want_read:
+      case outcome::want_write:
+        wait_for(got.what, clock::time_point::max());
+        break;
+    }
+  }
+}
+
+bool connection::try_recv_exact(void* data, std::size_t size) {
+  auto* at = static_cast<char*>(data);
+  std::size_t done = 0;
+  while (done < size) {
+    const std::size_t got = try_recv_some(at + done, size - done);
+    if (got == 0) {
+      if (done == 0) return false;
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed, CompletionStatus::maybe,
+                            "connection closed by peer " + peer_address_ + " after " + std::to_string(done) + " of " +
+                                std::to_string(size) + " bytes");
+    }
+    done += got;
+  }
+  return true;
+}
+
+send_result connection::send_all(std::span<const const_buffer> buffers, clock::time_point deadline,
+                                 std::string& error) noexcept {
+  send_result result;
+  // Small pieces go out as one record: a message's header and body in one encryption and one
+  // system call. Larger pieces are written from where they are.
+  constexpr std::size_t one_record = 16384;
+  std::size_t total = 0;
+  for (const auto& buffer : buffers) total += buffer.size;
+  char joined[one_record];
+  const_buffer whole{nullptr, 0};
+  std::span<const const_buffer> pieces = buffers;
+  if (buffers.size() > 1 && total <= one_record) {
+    std::size_t at = 0;
+    for (const auto& buffer : buffers) {
+      if (buffer.size != 0) std::memcpy(joined + at, buffer.data, buffer.size);
+      at += buffer.size;
+    }
+    whole = {joined, total};
+    pieces = {&whole, 1};
+  }
+  for (const auto& piece : pieces) {
+    std::size_t offset = 0;
+    while (offset < piece.size) {
+      const step sent = write_step(static_cast<const char*>(piece.data) + offset, piece.size - offset);
+      if (sent.what == outcome::done) {
+        offset += sent.octets;
+        result.sent += sent.octets;
+        continue;
+      }
+      if (sent.what == outcome::want_read || sent.what == outcome::want_write) {
+        if (wait_for(sent.what, deadline)) continue;
+        result.error = ETIMEDOUT;
+        return result;
+      }
+      error = sent.what == outcome::closed ? "TLS send to " + peer_address_ + ": the peer closed the connection"
+                                           : sent.error;
+      result.error = EPIPE;
+      return result;
+    }
+  }
+  return result;
+}
+
+void connection::send_gather(std::span<const const_buffer> buffers) {
+  const bool bounded = blocking_.load(std::memory_order_relaxed) && send_timeout_.count() > 0;
+  std::string error;
+  // A blocking send that makes no progress for the send timeout fails, as SO_SNDTIMEO would make it.
+  const send_result result = send_all(buffers, bounded ? clock::now() + send_timeout_ : clock::time_point::max(), error);
+  if (result.error == 0) return;
+  if (result.error == ETIMEDOUT)
+    throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_timed_out, CompletionStatus::maybe,
+                          "send to " + peer_address_ + " made no progress within the send timeout");
+  throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe, error);
+}
+
+send_result connection::send_gather_until(std::span<const const_buffer> buffers,
+                                          clock::time_point deadline) noexcept {
+  std::string error;
+  return send_all(buffers, deadline, error);
+}
+
+std::size_t connection::send_now(std::span<const const_buffer> buffers) {
+  std::size_t taken = 0;
+  for (const auto& buffer : buffers) {
+    std::size_t offset = 0;
+    while (offset < buffer.size) {
+      const step sent = write_step(static_cast<const char*>(buffer.data) + offset, buffer.size - offset);
+      if (sent.what == outcome::done) {
+        offset += sent.octets;
+        taken += sent.octets;
+        continue;
+      }
+      if (sent.what == outcome::want_read || sent.what == outcome::want_write) return taken;
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe,
+                            sent.what == outcome::closed ? "TLS send to " + peer_address_ + ": closed" : sent.error);
+    }
+  }
+  return taken;
+}
+
+void connection::handshake_as_client(const std::string& host, bool verify, clock::time_point deadline) {
+  {
+    std::lock_guard lock(mutex_);
+    if (verify) {
+      X509_VERIFY_PARAM* parameters = SSL_get0_param(ssl_);
+      const bool checked = is_ip_literal(host) ? X509_VERIFY_PARAM_set1_ip_asc(parameters, host.c_str()) == 1
+                                               : X509_VERIFY_PARAM_set1_host(parameters, host.c_str(), 0) == 1;
+      if (!checked)
+        throw SystemException(SystemExceptionKind::TRANSIENT, minor::tls_handshake_failed, CompletionStatus::no,
+                              "TLS to " + peer_address_ + ": cannot check the host '" + host + "'");
+    }
+    if (!is_ip_literal(host) && !host.empty()) SSL_set_tlsext_host_name(ssl_, host.c_str());
+  }
+  for (;;) {
+    step state;
+    {
+      std::lock_guard lock(mutex_);
+      ERR_clear_error();
+      state = classify(SSL_do_handshake(ssl_), "TLS handshake with");
+      if (state.what == outcome::failed || state.what == outcome::closed) {
+        const long verified = SSL_get_verify_result(ssl_);
+        if (verify && verified != X509_V_OK)
+          throw SystemException(SystemExceptionKind::NO_PERMISSION, minor::peer_not_verified, CompletionStatus::no,
+                                "TLS: the certificate of server " + peer_address_ + " is not trusted: " +
+                                    X509_verify_cert_error_string(verified));
+        throw SystemException(SystemExceptionKind::TRANSIENT, minor::tls_handshake_failed, CompletionStatus::no,
+                              state.what == outcome::closed
+                                  ? "TLS handshake with " + peer_address_ + ": the server closed the connection"
+                                  : state.error);
+      }
+    }
+    if (state.what == outcome::done) return;
+    if (!wait_for(state.what, deadline))
+      throw SystemException(SystemExceptionKind::TRANSIENT, minor::tls_handshake_failed, CompletionStatus::no,
+                            "TLS handshake with " + peer_address_ + " did not finish in time");
+  }
+}
+
+}  // namespace switchyard::transports::ssliop
