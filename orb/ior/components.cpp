@@ -92,6 +92,24 @@ tagged_component make_alternate_address_component(const alternate_address& addre
   });
 }
 
+tagged_component make_ssl_transport_component(const ssl_transport& ssl) {
+  return encode_component(tag_ssl_sec_trans, [&](cdr::output_stream& out) {
+    out.write_ushort(ssl.target_supports);
+    out.write_ushort(ssl.target_requires);
+    out.write_ushort(ssl.port);
+  });
+}
+
+ssl_transport decode_ssl_transport(const tagged_component& component) {
+  return decode_component(component, [](cdr::input_stream& in) {
+    ssl_transport ssl;
+    ssl.target_supports = in.read_ushort();
+    ssl.target_requires = in.read_ushort();
+    ssl.port = in.read_ushort();
+    return ssl;
+  });
+}
+
 std::uint32_t decode_orb_type(const tagged_component& component) {
   return decode_component(component, [](cdr::input_stream& in) { return in.read_ulong(); });
 }

@@ -52,16 +52,33 @@ struct omniorb_unix_address {
   friend bool operator==(const omniorb_unix_address&, const omniorb_unix_address&) = default;
 };
 
+// TAG_SSL_SEC_TRANS (SSLIOP::SSL): the TLS port of the profile's host, and what the target
+// supports and requires (Security::AssociationOptions bits). omniORB 4.2 and JacORB write it;
+// a profile that offers only TLS has port 0 itself.
+struct ssl_transport {
+  std::uint16_t target_supports = 0;
+  std::uint16_t target_requires = 0;
+  std::uint16_t port = 0;
+  friend bool operator==(const ssl_transport&, const ssl_transport&) = default;
+};
+// Security::AssociationOptions bits used in it.
+inline constexpr std::uint16_t association_integrity = 0x02;
+inline constexpr std::uint16_t association_confidentiality = 0x04;
+inline constexpr std::uint16_t association_trust_in_target = 0x20;
+inline constexpr std::uint16_t association_trust_in_client = 0x40;
+
 // Builders: each component's data is an encapsulation in our byte order.
 tagged_component make_orb_type_component(std::uint32_t orb_type);
 tagged_component make_code_sets_component(const code_set_info& info);
 tagged_component make_alternate_address_component(const alternate_address& address);
+tagged_component make_ssl_transport_component(const ssl_transport& ssl);
 
 // Decoders: raise MARSHAL minor::bad_ior naming the component when its data is malformed.
 // Trailing octets after the fields are ignored (later versions may add fields).
 std::uint32_t decode_orb_type(const tagged_component& component);
 code_set_info decode_code_sets(const tagged_component& component);
 alternate_address decode_alternate_address(const tagged_component& component);
+ssl_transport decode_ssl_transport(const tagged_component& component);
 omniorb_unix_address decode_omniorb_unix_address(const tagged_component& component);
 
 // Typed views of a component list: the first TAG_ORB_TYPE / TAG_CODE_SETS if any, and every

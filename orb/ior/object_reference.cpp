@@ -35,7 +35,8 @@ bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c 
 std::string endpoint::to_string() const {
   if (kind == transport_kind::uiop) return "uiop://" + path;
   bool ipv6 = host.find(':') != std::string::npos;
-  return "iiop://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  return (kind == transport_kind::ssliop ? "ssliop://" : "iiop://") + (ipv6 ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
 }
 
 bool operator==(const endpoint& a, const endpoint& b) noexcept {
@@ -64,12 +65,21 @@ std::size_t endpoint_hash::operator()(const endpoint& e) const noexcept {
 
 std::vector<invocation_target> targets_of(const ior& reference) {
   std::vector<invocation_target> targets;
+  bool tls_offered = false;
   for (std::size_t i = 0; i < reference.profiles.size(); ++i) {
     const auto& profile = reference.profiles[i];
     const std::string context = "IOR profile " + std::to_string(i + 1);
     if (profile.tag == tag_internet_iop) {
       iiop_profile iiop = detail::with_context(context, [&] { return decode_iiop_profile(profile.data); });
-      targets.push_back({iiop_endpoint(iiop.host, iiop.port), iiop.version, iiop.object_key, i, false});
+      for (const auto& component : iiop.components) {
+        if (component.tag != tag_ssl_sec_trans) continue;
+        const ssl_transport ssl = detail::with_context(context, [&] { return decode_ssl_transport(component); });
+        if (ssl.port == 0) continue;
+        targets.push_back({ssliop_endpoint(iiop.host, ssl.port), iiop.version, iiop.object_key, i, false});
+        tls_offered = true;
+      }
+      if (iiop.port != 0)
+        targets.push_back({iiop_endpoint(iiop.host, iiop.port), iiop.version, iiop.object_key, i, false});
       auto alternates = detail::with_context(context, [&] { return iiop.alternate_addresses(); });
       for (auto& alternate : alternates)
         targets.push_back(
@@ -79,6 +89,9 @@ std::vector<invocation_target> targets_of(const ior& reference) {
       targets.push_back({uiop_endpoint(std::move(uiop.path)), uiop.version, std::move(uiop.object_key), i, false});
     }
   }
+  if (tls_offered)
+    for (auto& target : targets)
+      if (target.where.kind != transport_kind::ssliop) target.tls_offered = true;
   return targets;
 }
 
@@ -99,7 +112,35 @@ ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints
   reference.type_id = type_id;
   std::optional<std::size_t> first_iiop;  // index in reference.profiles
   iiop_profile first_iiop_profile;
+  const endpoint* first_plain = nullptr;
+  for (const auto& e : endpoints)
+    if (e.kind == transport_kind::iiop) {
+      first_plain = &e;
+      break;
+    }
+  auto ssl_component = [&](std::uint16_t port, bool tls_only) {
+    std::uint16_t required = 0;
+    if (tls_only) required = association_integrity | association_confidentiality;
+    if (options.tls_requires_client_certificate) required |= association_trust_in_client;
+    return make_ssl_transport_component({options.tls_supports, required, port});
+  };
+  std::vector<tagged_component> first_iiop_tls;  // TLS ports of the first iiop endpoint's host
   for (const auto& e : endpoints) {
+    if (e.kind == transport_kind::ssliop) {
+      if (e.host.empty()) detail::throw_bad_ior_value("ssliop endpoint without a host");
+      if (options.version.minor < 1) continue;  // IIOP 1.0 profiles carry no components
+      if (first_plain != nullptr && equals_ignoring_case(first_plain->host, e.host)) {
+        first_iiop_tls.push_back(ssl_component(e.port, false));
+        continue;
+      }
+      iiop_profile tls_only{options.version, e.host, 0, key, components};
+      tls_only.components.push_back(ssl_component(e.port, true));
+      reference.profiles.push_back(to_tagged_profile(tls_only));
+      continue;
+    }
+  }
+  for (const auto& e : endpoints) {
+    if (e.kind == transport_kind::ssliop) continue;
     if (e.kind == transport_kind::uiop) {
       if (e.path.empty()) detail::throw_bad_ior_value("uiop endpoint without a path");
       reference.profiles.push_back(to_tagged_profile(uiop_profile{options.version, e.path, key, components}));
@@ -111,6 +152,8 @@ ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints
       continue;
     }
     iiop_profile profile{options.version, e.host, e.port, key, components};
+    if (&e == first_plain)
+      profile.components.insert(profile.components.end(), first_iiop_tls.begin(), first_iiop_tls.end());
     if (alternates_allowed) {
       first_iiop = reference.profiles.size();
       first_iiop_profile = profile;
@@ -119,6 +162,8 @@ ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints
   }
   // Alternates were added after the first IIOP profile was written: write it again.
   if (first_iiop) reference.profiles[*first_iiop] = to_tagged_profile(first_iiop_profile);
+  if (reference.profiles.empty())
+    detail::throw_bad_ior_value("no endpoint an IOR can name (ssliop needs IIOP 1.1 or later)");
   return reference;
 }
 

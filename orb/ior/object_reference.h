@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "orb/ior/components.h"
 #include "orb/ior/corbaloc.h"
 #include "orb/ior/iop_types.h"
 #include "orb/ior/ior.h"
@@ -19,7 +20,8 @@
 
 namespace switchyard::iop {
 
-enum class transport_kind : std::uint8_t { iiop, uiop };
+// ssliop: IIOP over TLS, from an IIOP profile's TAG_SSL_SEC_TRANS component.
+enum class transport_kind : std::uint8_t { iiop, uiop, ssliop };
 
 // Where a profile says to connect. The same fields as transports::endpoint (which orb/ior may not
 // include): host and port for iiop (an IPv6 host without brackets), path for uiop.
@@ -29,7 +31,7 @@ struct endpoint {
   std::uint16_t port = 0;
   std::string path;
 
-  // "iiop://host:2809", "iiop://[::1]:2809", "uiop:///tmp/sock": the syntax
+  // "iiop://host:2809", "iiop://[::1]:2809", "ssliop://host:2810", "uiop:///tmp/sock": the syntax
   // transports::parse_endpoint reads.
   std::string to_string() const;
 
@@ -47,6 +49,9 @@ inline endpoint iiop_endpoint(std::string host, std::uint16_t port) {
   return {transport_kind::iiop, std::move(host), port, {}};
 }
 inline endpoint uiop_endpoint(std::string path) { return {transport_kind::uiop, {}, 0, std::move(path)}; }
+inline endpoint ssliop_endpoint(std::string host, std::uint16_t port) {
+  return {transport_kind::ssliop, std::move(host), port, {}};
+}
 
 // One way to reach the object: connect to `where`, speak GIOP `version`, send `object_key`.
 struct invocation_target {
@@ -55,17 +60,24 @@ struct invocation_target {
   octets object_key;
   std::size_t profile_index = 0;  // which profile of the IOR it came from
   bool alternate = false;         // from a TAG_ALTERNATE_IIOP_ADDRESS component
+  // A plain (iiop) target of an IOR that also offers TLS: a client configured for TLS skips it.
+  bool tls_offered = false;
   friend bool operator==(const invocation_target&, const invocation_target&) = default;
 };
 
-// Every target of an IOR, in the order the IOR lists them: each IIOP profile's address, then its
-// alternate addresses; each UIOP profile's path. Profiles of other tags are skipped. A malformed
-// IIOP or UIOP profile raises MARSHAL minor::bad_ior naming the profile.
+// Every target of an IOR, in the order the IOR lists them: each IIOP profile's TLS address
+// (TAG_SSL_SEC_TRANS: the profile's host at the component's port), its address (unless its port
+// is 0: TLS only), then its alternate addresses; each UIOP profile's path. Profiles of other tags are skipped. A
+// malformed IIOP or UIOP profile raises MARSHAL minor::bad_ior naming the profile.
 std::vector<invocation_target> targets_of(const ior& reference);
 
 // How make_local_ior builds profiles.
 struct local_ior_options {
   giop_version version{1, 2};
+  // What the TAG_SSL_SEC_TRANS components of ssliop endpoints say the server supports (and,
+  // for a host offered only over TLS, requires).
+  std::uint16_t tls_supports = association_integrity | association_confidentiality | association_trust_in_target;
+  bool tls_requires_client_certificate = false;
   std::uint32_t orb_type = orb_type_switchyard;
   bool advertise_code_sets = true;
 };
@@ -74,7 +86,10 @@ struct local_ior_options {
 // IIOP 1.2: one IIOP profile for the first iiop endpoint, the others as
 // TAG_ALTERNATE_IIOP_ADDRESS components; TAG_ALTERNATE_IIOP_ADDRESS came with IIOP 1.2, so with
 // 1.0 and 1.1 each iiop endpoint gets a profile of its own.
-// Each uiop endpoint gets a UIOP profile. Profiles follow the order of the endpoints.
+// Each uiop endpoint gets a UIOP profile. An ssliop endpoint becomes a TAG_SSL_SEC_TRANS
+// component: in the profile of the first iiop endpoint when that has the same host (TLS and
+// plain), else in an IIOP profile of its own with port 0 (TLS only), as omniORB writes them.
+// Profiles follow the order of the endpoints.
 // Components (1.1+): TAG_ORB_TYPE, TAG_CODE_SETS (switchyard_code_sets()).
 ior make_local_ior(std::string_view type_id, std::span<const endpoint> endpoints, std::span<const std::byte> object_key,
                    const local_ior_options& options = {});
