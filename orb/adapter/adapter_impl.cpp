@@ -78,7 +78,19 @@ object_adapter& adapter_impl::create_child(std::string_view name, const adapter_
   if (!resolved.operation_demux) resolved.operation_demux = operation_demux_;
   adapter_impl& child = registry_.add_adapter(this, name, resolved);
   children_.push_back(&child);
+  if (policies.access) child.set_access(policies.access);
+  else if (const access_policy* inherited = access()) child.set_access(*inherited);
   return child.handle();
+}
+
+void adapter_impl::set_access(std::optional<access_policy> policy) {
+  std::unique_lock lock(mutex_);
+  if (!policy) {
+    access_.store(nullptr, std::memory_order_release);
+    return;
+  }
+  access_kept_.push_back(std::make_unique<const access_policy>(std::move(*policy)));
+  access_.store(access_kept_.back().get(), std::memory_order_release);
 }
 
 object_adapter* adapter_impl::find_child(std::string_view name) noexcept {

@@ -42,6 +42,10 @@ class adapter_impl {
   std::uint32_t index() const noexcept { return index_; }
   demux_strategy servant_demux() const noexcept { return servant_demux_; }
   demux_strategy operation_demux() const noexcept { return operation_demux_; }
+  // The request path: who may call (null: anyone). Policies set are kept for the adapter's life,
+  // so a request that read the pointer can still use it after a change.
+  const access_policy* access() const noexcept { return access_.load(std::memory_order_acquire); }
+  void set_access(std::optional<access_policy> policy);
 
   object_adapter& create_child(std::string_view name, const adapter_policies& policies);
   object_adapter* find_child(std::string_view name) noexcept;
@@ -73,6 +77,9 @@ class adapter_impl {
   // The activation a servant part names, or nullptr. Active keys: the hinted slot when it holds
   // that id, else the id by hash (the hint is stale or forged). Caller holds mutex_.
   const activation* lookup(std::string_view servant_part) const noexcept;
+
+  std::atomic<const access_policy*> access_{nullptr};
+  std::vector<std::unique_ptr<const access_policy>> access_kept_;  // guarded by mutex_
 
   adapter_registry& registry_;
   std::uint32_t index_;

@@ -17,7 +17,7 @@ adapter_registry::adapter_registry(reference_factory& references, demux_strategy
       servant_demux_(compiled_servant_demux.resolve(servant_demux)),
       operation_demux_(compiled_operation_demux.resolve(operation_demux)),
       adapters_(std::make_unique<std::atomic<adapter_impl*>[]>(max_adapters)) {
-  add_adapter(nullptr, "RootPOA", adapter_policies{servant_demux, operation_demux});
+  add_adapter(nullptr, "RootPOA", adapter_policies{servant_demux, operation_demux, nullptr, std::nullopt});
 }
 
 adapter_registry::~adapter_registry() = default;
@@ -98,6 +98,7 @@ lookup_status adapter_registry::find_servant(std::string_view object_key, std::s
   if (adapter == nullptr) return nobody();
   out.servant_demux = adapter->servant_demux();
   out.operation_demux = adapter->operation_demux();
+  out.access = adapter->access();
   if (!adapter->find(parsed->servant_part, out.target, operations))
     return is_non_existent(operation) ? answer_non_existent(out) : lookup_status::no_object;
   return lookup_status::found;

@@ -37,6 +37,7 @@ struct dispatch_target {
   skeleton_function skeleton = nullptr;
   demux_strategy servant_demux = demux_strategy::active;
   demux_strategy operation_demux = demux_strategy::active;
+  const access_policy* access = nullptr;  // the adapter's: who may call (null: anyone)
 };
 
 enum class lookup_status {

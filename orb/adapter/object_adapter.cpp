@@ -16,6 +16,8 @@ object_adapter& object_adapter::create_child(std::string_view name, const adapte
   return impl_->create_child(name, policies);
 }
 object_adapter* object_adapter::find_child(std::string_view name) noexcept { return impl_->find_child(name); }
+void object_adapter::set_access_policy(access_policy policy) { impl_->set_access(std::move(policy)); }
+void object_adapter::clear_access_policy() { impl_->set_access(std::nullopt); }
 
 object_ref object_adapter::activate(std::shared_ptr<servant> servant) {
   return impl_->activate({}, std::move(servant), true);

@@ -153,7 +153,8 @@ bool client_connection::read_message(message_reader::result& out, call_deadline 
       return true;
     }
     if (out.what == message_reader::status::bad_header) raise_bad_header(out.header.status);
-    if (deadline) {
+    // TLS may hold octets read ahead: those are there without the socket being readable.
+    if (deadline && !connection_->has_buffered_input()) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
       // At the deadline, one look without waiting: a deferred call's poll asks with a deadline of now.
       pollfd ready{connection_->handle(), POLLIN, 0};

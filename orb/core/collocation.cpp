@@ -84,7 +84,7 @@ void call_collocated(orb_impl& orb, cdr::output_stream& request, const giop::mes
 
   instrument::phase_timer timer(probes);
   const auto answer =
-      dispatch_request(orb, message, *giop::protocol_for(message.header.ver.minor), buffers.reply, timer);
+      dispatch_request(orb, message, *giop::protocol_for(message.header.ver.minor), buffers.reply, timer, nullptr);
   if (answer.empty()) return;  // a oneway
   if (trace.messages()) [[unlikely]]
     trace.message("collocated", false, trace_peer, answer);

@@ -16,7 +16,7 @@ transports::endpoint to_transport_endpoint(const iop::endpoint& where) {
     out.kind = transports::protocol::uiop;
     out.path = where.path;
   } else {
-    out.kind = transports::protocol::iiop;
+    out.kind = where.kind == iop::transport_kind::ssliop ? transports::protocol::ssliop : transports::protocol::iiop;
     out.host = where.host;
     out.port = where.port;
     out.is_ipv6_literal = where.host.find(':') != std::string::npos;

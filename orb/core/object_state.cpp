@@ -38,12 +38,25 @@ bool made_by_switchyard(const iop::ior& reference) {
 object_state::object_state(std::shared_ptr<orb_impl> orb, iop::ior reference)
     : orb_(std::move(orb)),
       ior_(std::move(reference)),
-      targets_(iop::targets_of(ior_)),
+      targets_(usable_targets(iop::targets_of(ior_))),
       peer_is_switchyard_(made_by_switchyard(ior_)) {
   deactivations = &orb_->adapters().deactivations();
   // Generated stubs find the direct binding at the start of the state (switchyard/invocation.h).
   static_assert(std::is_standard_layout_v<detail::direct_binding>);
   if (static_cast<void*>(static_cast<detail::direct_binding*>(this)) != static_cast<void*>(this)) std::abort();
+}
+
+std::vector<iop::invocation_target> object_state::usable_targets(std::vector<iop::invocation_target> targets) const {
+  // Configured for TLS, this ORB calls an IOR that offers TLS only over TLS: its plain addresses
+  // are never a fallback. Not configured, it uses the plain addresses where there are any.
+  const bool tls = orb_->options().tls_given;
+  bool any_plain = false;
+  for (const auto& t : targets) any_plain |= t.where.kind != iop::transport_kind::ssliop;
+  std::erase_if(targets, [&](const iop::invocation_target& t) {
+    if (tls) return t.tls_offered;
+    return t.where.kind == iop::transport_kind::ssliop && any_plain;
+  });
+  return targets;
 }
 
 binding object_state::bind(call_deadline deadline) {
@@ -74,7 +87,10 @@ binding object_state::bind_locked(const std::vector<iop::invocation_target>& tar
       current_.collocated = false;
       return current_;
     } catch (const SystemException& e) {
-      if (i + 1 == targets.size() || e.kind() == SystemExceptionKind::TIMEOUT) throw;
+      // A server whose certificate does not verify is not one to try another address of.
+      if (i + 1 == targets.size() || e.kind() == SystemExceptionKind::TIMEOUT ||
+          e.kind() == SystemExceptionKind::NO_PERMISSION)
+        throw;
     }
   }
   throw SystemException(SystemExceptionKind::TRANSIENT, minor::connect_failed, CompletionStatus::no,
@@ -125,7 +141,7 @@ servant* object_state::refresh_direct() {
 }
 
 void object_state::forward_to(const iop::ior& forward) {
-  auto targets = iop::targets_of(forward);
+  auto targets = usable_targets(iop::targets_of(forward));
   std::lock_guard lock(mutex_);
   forward_targets_ = std::move(targets);
   current_ = {};

@@ -55,6 +55,8 @@ class object_state : public detail::direct_binding {
   servant* refresh_direct();
 
  private:
+  // The targets this ORB may call: TLS ones only, when it is configured for TLS and they are offered.
+  std::vector<iop::invocation_target> usable_targets(std::vector<iop::invocation_target> targets) const;
   binding bind_locked(const std::vector<iop::invocation_target>& targets, call_deadline deadline);
   // Binds to the first of `targets` in this ORB itself, if any (collocated): true then.
   bool bind_collocated_locked(const std::vector<iop::invocation_target>& targets);

@@ -16,8 +16,21 @@
 
 namespace switchyard::core {
 
+namespace {
+
+// The TLS contexts are made once, here, so that a bad certificate, key or CA file fails ORB_init.
+orb_options with_tls(orb_options options) {
+  bool listens_tls = false;
+  for (const auto& endpoint : options.listen_endpoints) listens_tls |= endpoint.starts_with("ssliop://");
+  if (options.tls_given || listens_tls)
+    options.transport.tls = std::make_shared<const transports::tls_context>(options.tls);
+  return options;
+}
+
+}  // namespace
+
 orb_impl::orb_impl(orb_options options)
-    : options_(std::move(options)),
+    : options_(with_tls(std::move(options))),
       trace_(options_.trace_level, options_.trace_file),
       connections_(options_.transport, options_.max_message_size, &trace_),
       adapters_(std::make_unique<adapter::adapter_registry>(*this, options_.servant_demux, options_.operation_demux)) {
@@ -49,6 +62,9 @@ object_ref orb_impl::make_reference(std::string_view repository_id, std::string_
   auto endpoints = advertised_endpoints();
   iop::local_ior_options ior_options;
   ior_options.version = {1, options_.giop_minor};
+  if (options_.tls.clients != transports::client_certificates::none)
+    ior_options.tls_supports |= iop::association_trust_in_client;
+  ior_options.tls_requires_client_certificate = options_.tls.clients == transports::client_certificates::require;
   auto key = std::as_bytes(std::span(object_key.data(), object_key.size()));
   return reference_from_ior(iop::make_local_ior(repository_id, endpoints, key, ior_options));
 }

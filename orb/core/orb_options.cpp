@@ -39,6 +39,46 @@ void split_endpoints(std::string_view value, std::vector<std::string>& out) {
   }
 }
 
+bool parse_flag(std::string_view option, std::string_view text) {
+  if (text == "1") return true;
+  if (text == "0") return false;
+  bad_option(option, "expected 0 or 1, got '" + std::string(text) + "'");
+}
+
+void apply_tls(orb_options& options, std::string_view name, std::string_view value) {
+  auto is = [&](std::string_view option) { return equals_ignoring_case(name, option); };
+  transports::tls_settings& tls = options.tls;
+  if (is("-ORBTLSCertificate")) {
+    tls.certificate_file = value;
+  } else if (is("-ORBTLSPrivateKey")) {
+    tls.private_key_file = value;
+  } else if (is("-ORBTLSCAFile")) {
+    tls.ca_file = value;
+  } else if (is("-ORBTLSCAPath")) {
+    tls.ca_path = value;
+  } else if (is("-ORBTLSClientCertificates")) {
+    if (value == "none") tls.clients = transports::client_certificates::none;
+    else if (value == "request") tls.clients = transports::client_certificates::request;
+    else if (value == "require") tls.clients = transports::client_certificates::require;
+    else bad_option(name, "expected none, request or require, got '" + std::string(value) + "'");
+  } else if (is("-ORBTLSMinProtocol")) {
+    if (value != "1.2" && value != "1.3") bad_option(name, "expected 1.2 or 1.3, got '" + std::string(value) + "'");
+    tls.min_protocol = value;
+  } else if (is("-ORBTLSCiphers")) {
+    tls.ciphers = value;
+  } else if (is("-ORBTLSCipherSuites")) {
+    tls.cipher_suites = value;
+  } else if (is("-ORBTLSVerifyServer")) {
+    tls.verify_server = parse_flag(name, value);
+  } else if (is("-ORBTLSHandshakeTimeout")) {
+    tls.handshake_timeout = std::chrono::milliseconds(parse_number<int>(name, value, 1, 86'400'000));
+    options.limits.handshake_timeout = tls.handshake_timeout;
+  } else {
+    bad_option(name, "unknown -ORB option");
+  }
+  options.tls_given = true;
+}
+
 // Applies one option; returns how many arguments it used (1 or 2).
 std::size_t apply(orb_options& options, std::string_view name, const std::string* next) {
   auto value = [&]() -> std::string_view {
@@ -75,6 +115,8 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     options.transport.recv_buffer_size = parse_number<int>(name, value(), 0, 1 << 30);
   } else if (is("-ORBConnectTimeout")) {
     options.transport.connect_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
+  } else if (name.size() > 7 && equals_ignoring_case(name.substr(0, 7), "-ORBTLS")) {
+    apply_tls(options, name, value());
   } else if (is("-ORBCallTimeout")) {
     options.call_timeout = std::chrono::milliseconds(parse_number<int>(name, value(), 0, 86'400'000));
   } else if (is("-ORBThreads")) {

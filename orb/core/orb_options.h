@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "demux/demux_strategy.h"
+#include "transports/ssliop/tls_context.h"
 #include "transports/transport_options.h"
 
 namespace switchyard::core {
@@ -37,6 +38,9 @@ struct server_limits {
   // -ORBMessageTimeout ms: a message begun must be complete within this long, else the
   // connection is closed (0: never).
   std::chrono::milliseconds message_timeout{30'000};
+  // -ORBTLSHandshakeTimeout ms: a TLS peer must finish its handshake within this long of being
+  // accepted, else the connection is closed.
+  std::chrono::milliseconds handshake_timeout{10'000};
 };
 
 // How a call to an object of this same ORB is made (-ORBCollocation; docs/orb.md, "Collocated
@@ -62,6 +66,12 @@ struct orb_options {
   std::string default_initial_reference;
   // -ORBSendBufferSize / -ORBRecvBufferSize bytes, -ORBConnectTimeout ms.
   transports::transport_options transport;
+  // -ORBTLSCertificate, -ORBTLSPrivateKey, -ORBTLSCAFile, -ORBTLSCAPath, -ORBTLSClientCertificates
+  // none|request|require, -ORBTLSMinProtocol 1.2|1.3, -ORBTLSCiphers, -ORBTLSCipherSuites,
+  // -ORBTLSVerifyServer 0|1, -ORBTLSHandshakeTimeout ms (docs/orb.md, "TLS"). `tls_given`: any of
+  // them was, so this ORB calls TLS profiles over TLS (and only over TLS).
+  transports::tls_settings tls;
+  bool tls_given = false;
   // -ORBCallTimeout ms: a call (connect, send, reply) not done by then raises TIMEOUT (0: no limit).
   std::chrono::milliseconds call_timeout{0};
   // -ORBConcurrency: who serves the server's connections (docs/orb.md, "Which concurrency model").

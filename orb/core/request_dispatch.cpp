@@ -1,5 +1,6 @@
 #include "orb/core/request_dispatch.h"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 #include <utility>
@@ -17,8 +18,10 @@
 #include "switchyard/exception.h"
 #include "switchyard/invocation.h"
 #include "switchyard/object_io.h"
+#include "switchyard/security.h"
 #include "switchyard/servant.h"
 #include "switchyard/server_request.h"
+#include "transports/connection.h"
 
 namespace switchyard::core {
 
@@ -26,6 +29,8 @@ namespace {
 
 // Set while a thread runs a servant: ORB::shutdown(true) from there would wait for itself.
 thread_local bool in_upcall = false;
+// The connection the request this thread's servant serves came on (nullptr: collocated).
+constinit thread_local const transports::connection* upcall_caller = nullptr;
 
 // The reply_sink of one request: writes the reply header into `out` on demand.
 class request_reply final : public reply_sink {
@@ -86,9 +91,34 @@ std::string_view object_key_of(const giop::target_address& target, std::uint8_t 
   return {};
 }
 
+namespace {
+
+// An adapter with an access policy lets in only the callers it names (switchyard/security.h).
+void check_caller(const access_policy& policy, const transports::connection* from) {
+  if (from == nullptr) {
+    if (policy.allow_collocated) return;
+    throw SystemException(SystemExceptionKind::NO_PERMISSION, minor::peer_not_allowed, CompletionStatus::no,
+                          "collocated calls are not allowed on this adapter");
+  }
+  const peer_identity* caller = from->verified_peer();
+  if (caller != nullptr) {
+    auto listed = [](const std::vector<std::string>& names, const std::string& name) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    if (listed(policy.allowed_subjects, caller->subject) || listed(policy.allowed_common_names, caller->common_name))
+      return;
+    if (policy.allow && policy.allow(*caller)) return;
+  }
+  throw SystemException(SystemExceptionKind::NO_PERMISSION, minor::peer_not_allowed, CompletionStatus::no,
+                        caller == nullptr ? "a caller without a verified certificate may not call this object"
+                                          : "caller '" + caller->subject + "' may not call this object");
+}
+
+}  // namespace
+
 std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_view& message,
                                             const giop::protocol& protocol, cdr::output_stream& out,
-                                            instrument::phase_timer& timer) {
+                                            instrument::phase_timer& timer, const transports::connection* from) {
   giop::request_header header;
   if (!giop::decode_plain_request(message, header)) header = protocol.decode_request(message);
   iop::octets key_storage;
@@ -116,11 +146,19 @@ std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_v
     }
     switch (status) {
       case adapter::lookup_status::found: {
+        if (target.access != nullptr) [[unlikely]]
+          check_caller(*target.access, from);
         // A collocated call made from inside an upcall nests: the outer upcall goes on after it.
         struct upcall_scope {
           bool outer = std::exchange(in_upcall, true);
-          ~upcall_scope() { in_upcall = outer; }
-        } upcall;
+          const transports::connection* outer_caller;
+          explicit upcall_scope(const transports::connection* from) noexcept
+              : outer_caller(std::exchange(upcall_caller, from)) {}
+          ~upcall_scope() {
+            in_upcall = outer;
+            upcall_caller = outer_caller;
+          }
+        } upcall(from);
         reference_binding_scope references(orb);  // references in the arguments bind to this ORB
         target.skeleton(*target.target, request);
         break;
@@ -163,3 +201,12 @@ std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_v
 bool server_request_in_upcall() noexcept { return in_upcall; }
 
 }  // namespace switchyard::core
+
+namespace switchyard {
+
+const peer_identity* current_caller() noexcept {
+  using core::upcall_caller;
+  return core::in_upcall && upcall_caller != nullptr ? upcall_caller->verified_peer() : nullptr;
+}
+
+}  // namespace switchyard

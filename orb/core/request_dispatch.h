@@ -15,6 +15,10 @@
 #include "switchyard/cdr/output_stream.h"
 #include "switchyard/instrument.h"
 
+namespace switchyard::transports {
+class connection;
+}
+
 namespace switchyard::core {
 
 class orb_impl;
@@ -28,9 +32,10 @@ std::string_view object_key_of(const giop::target_address& target, std::uint8_t 
 // Returns the whole reply message, written into `out` (reset first), or an empty span when the
 // request expects none. What the servant raises becomes the reply (a system exception, UNKNOWN,
 // LOCATION_FORWARD); a request header that does not decode raises MARSHAL, since there is no
-// request id to answer it with.
+// request id to answer it with. `from` is the connection the request came on, nullptr for a
+// collocated call: an adapter's access policy and current_caller() look at it.
 std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_view& message,
                                             const giop::protocol& protocol, cdr::output_stream& out,
-                                            instrument::phase_timer& timer);
+                                            instrument::phase_timer& timer, const transports::connection* from);
 
 }  // namespace switchyard::core

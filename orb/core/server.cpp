@@ -31,12 +31,13 @@ iop::endpoint advertised_form(const transports::endpoint& open) {
   if (open.kind == transports::protocol::uiop) return iop::uiop_endpoint(open.path);
   std::string host = open.host;
   if (host.empty() || host == "0.0.0.0" || host == "::") host = host_name();
+  if (open.kind == transports::protocol::ssliop) return iop::ssliop_endpoint(std::move(host), open.port);
   return iop::iiop_endpoint(std::move(host), open.port);
 }
 
 std::chrono::milliseconds tick_for(const server_limits& limits) {
   std::chrono::milliseconds shortest{4000};
-  for (auto timeout : {limits.send_timeout, limits.idle_timeout, limits.message_timeout})
+  for (auto timeout : {limits.send_timeout, limits.idle_timeout, limits.message_timeout, limits.handshake_timeout})
     if (timeout.count() > 0) shortest = std::min(shortest, timeout);
   return std::clamp(shortest / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
 }

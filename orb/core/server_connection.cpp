@@ -68,7 +68,9 @@ server_connection::server_connection(server& owner, std::unique_ptr<transports::
       connection_(std::move(connection)),
       handle_(connection_->handle()),
       reader_(owner.options().max_message_size, initial_receive_capacity, &owner.budget()),
-      trace_messages_(owner.orb().trace().messages()) {}
+      trace_messages_(owner.orb().trace().messages()),
+      buffers_input_(connection_->kind() == transports::protocol::ssliop),
+      accepted_at_(std::chrono::steady_clock::now()) {}
 
 server_connection::~server_connection() {
   if (pending_reserved_ != 0) owner_.budget().release(pending_reserved_);
@@ -135,7 +137,7 @@ void server_connection::serve_request(const giop::message_view& message, const g
       }
     } scope{{*this}, marking_loop_};
     if (scope.leads != nullptr) scope.frame.servant_mark = scope.leads->servant_begins(*this);
-    reply = dispatch_request(owner_.orb(), message, protocol, out, timer);
+    reply = dispatch_request(owner_.orb(), message, protocol, out, timer, connection_.get());
   }
   if (reply.empty()) return;  // a oneway
   send(reply);
@@ -309,6 +311,10 @@ void server_connection::serve_dedicated(instrument::probe_table& probes, cdr::ou
       }
       if (got == message_reader::received::nothing) {
         // A tick without octets: deadlines.
+        if (handshake_overdue(std::chrono::steady_clock::now())) {
+          end_reason_ = "TLS handshake timeout";
+          break;
+        }
         if (reader_.inside_message()) {
           if (limits.message_timeout.count() > 0 &&
               std::chrono::steady_clock::now() - message_started > limits.message_timeout) {
@@ -512,9 +518,21 @@ void server_connection::update_interest() {
   if (blocked) wanted |= transports::io_events::writable;
   else if (!paused_for_pool_ && !paused_for_shutdown_ && unreadable_waits_ == 0)
     wanted |= transports::io_events::readable;
+  if (buffers_input_ && (wanted & transports::io_events::readable)) [[unlikely]]
+    read_buffered_soon();
   if (wanted == interest_) return;
   loop_->events().modify(handle_, wanted);
   interest_ = wanted;
+}
+
+void server_connection::read_buffered_soon() {
+  // TLS read ahead of what the reader took: the socket may never be readable again for it.
+  if (reread_posted_ || !connection_->has_buffered_input()) return;
+  reread_posted_ = true;
+  loop_->events().post([self = shared_from_this()] {
+    self->reread_posted_ = false;
+    if (!self->ended_.load()) self->on_io(self->handle_, transports::io_events::readable);
+  });
 }
 
 void server_connection::pause_reading() noexcept {
@@ -535,8 +553,16 @@ void server_connection::resume_reading() noexcept {
   }
 }
 
+bool server_connection::handshake_overdue(std::chrono::steady_clock::time_point now) const noexcept {
+  return buffers_input_ && !connection_->handshake_done() && now - accepted_at_ > owner_.limits().handshake_timeout;
+}
+
 void server_connection::check_deadlines(std::chrono::steady_clock::time_point now) noexcept {
   const server_limits& limits = owner_.limits();
+  if (handshake_overdue(now)) {
+    end(false, "TLS handshake timeout");
+    return;
+  }
   if (output_blocked_.load(std::memory_order_relaxed)) {
     if (now - output_blocked_since_ > limits.send_timeout) end(false, "send timeout: the peer does not read");
     return;

@@ -135,6 +135,8 @@ class server_connection final : public transports::io_handler, public std::enabl
   bool serve_buffered(instrument::phase_timer& timer);
   bool serve_buffered();
   void update_interest();
+  void read_buffered_soon();
+  bool handshake_overdue(std::chrono::steady_clock::time_point now) const noexcept;
   // Starts the message clock when a partial message is buffered and none was before, or a
   // message came out (`took_one`) and the next is already partial.
   void note_message_progress(std::chrono::steady_clock::time_point now, bool took_one) noexcept;
@@ -174,6 +176,10 @@ class server_connection final : public transports::io_handler, public std::enabl
   unsigned interest_ = transports::io_events::none;
   bool paused_for_pool_ = false;
   bool paused_for_shutdown_ = false;
+  // TLS: input may wait in the connection, read ahead (read_buffered_soon); the handshake is timed.
+  const bool buffers_input_;
+  bool reread_posted_ = false;
+  const std::chrono::steady_clock::time_point accepted_at_;
   std::chrono::steady_clock::time_point last_activity_{};
   std::chrono::steady_clock::time_point message_started_{};
   std::chrono::steady_clock::time_point output_blocked_since_{};

@@ -421,7 +421,7 @@ TEST_CASE("every model serves connection after connection (descriptor reuse)", "
 TEST_CASE("child adapters: names, their own strategies, and their own objects", "[core][adapter]") {
   serving_orb server({"-ORBServantDemux", "dynamic"});
   auto& root = server.orb->root_adapter();
-  auto& fast = root.create_child("fast", {demux_strategy::active, demux_strategy::active});
+  auto& fast = root.create_child("fast", {demux_strategy::active, demux_strategy::active, nullptr, std::nullopt});
   auto& plain = root.create_child("plain");
   CHECK(root.find_child("fast") == &fast);
   CHECK(root.find_child("nothing") == nullptr);

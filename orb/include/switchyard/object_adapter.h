@@ -11,6 +11,7 @@
 #include "switchyard/demux_strategy.h"
 #include "switchyard/object.h"
 #include "switchyard/object_id_table.h"
+#include "switchyard/security.h"
 #include "switchyard/servant.h"
 
 namespace switchyard {
@@ -28,6 +29,8 @@ struct adapter_policies {
   // hash. Ignored by the other strategies. Not inherited by children; must outlive the ORB
   // (the generated NAME_table constant does).
   const object_id_table* object_ids = nullptr;
+  // Who may call its objects (switchyard/security.h); unset: the parent's policy, if any.
+  std::optional<access_policy> access;
 };
 
 // Handles are owned by the ORB and live until it is destroyed. Thread-safe.
@@ -64,6 +67,13 @@ class object_adapter {
   void use_object_ids(const object_id_table& table);
   // The table in use, or nullptr.
   const object_id_table* object_ids() const noexcept;
+
+  // Lets only the callers `policy` allows call this adapter's objects, from the next request on
+  // (switchyard/security.h); others get NO_PERMISSION without reaching a servant. Children
+  // created afterwards inherit it unless their policies set their own.
+  void set_access_policy(access_policy policy);
+  // Lets every caller in again.
+  void clear_access_policy();
 
   adapter::adapter_impl& impl() noexcept { return *impl_; }
 

@@ -7,6 +7,7 @@
 #include "switchyard/cdr/input_stream.h"
 #include "switchyard/cdr/output_stream.h"
 #include "switchyard/instrument.h"
+#include "switchyard/security.h"
 
 namespace switchyard {
 
@@ -64,6 +65,9 @@ class server_request {
   std::string_view operation() const noexcept { return operation_; }
   std::uint32_t request_id() const noexcept { return request_id_; }
   bool response_expected() const noexcept { return response_expected_; }
+  // Who called: the verified certificate of a TLS caller; nullptr for a plain or anonymous one
+  // and for a collocated call (switchyard/security.h).
+  const peer_identity* caller() const noexcept { return current_caller(); }
 
  private:
   cdr::output_stream& begin_reply(reply_status status);
