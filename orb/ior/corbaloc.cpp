@@ -201,11 +201,14 @@ corbaloc parse_corbaloc(std::string_view url) {
     std::string_view rest_of_address = address.substr(colon + 1);
     if (protocol.empty() || equals_ignoring_case(protocol, "iiop")) {
       result.addresses.push_back(parse_iiop_address(url, rest_of_address));
+    } else if (equals_ignoring_case(protocol, "ssliop")) {
+      result.addresses.push_back(parse_iiop_address(url, rest_of_address));
+      result.addresses.back().tls = true;
     } else if (equals_ignoring_case(protocol, "rir")) {
       if (!rest_of_address.empty()) throw_bad_url(url, "rir: takes no address (expected corbaloc:rir:/Name)");
       ++rir_count;
     } else {
-      throw_bad_url(url, "unknown protocol " + quoted(protocol) + " (expected iiop or rir)");
+      throw_bad_url(url, "unknown protocol " + quoted(protocol) + " (expected iiop, ssliop or rir)");
     }
     start = comma + 1;
   }
@@ -257,7 +260,7 @@ std::string to_corbaloc(const corbaloc& location) {
   for (const auto& address : location.addresses) {
     if (!first) out += ',';
     first = false;
-    out += "iiop:";
+    out += address.tls ? "ssliop:" : "iiop:";
     if (address.version) {
       out += std::to_string(address.version->major);
       out += '.';

@@ -2,6 +2,7 @@
 //
 //   corbaloc:iiop:1.2@host:2809,iiop:[::1]:2810/Key%20With%20Escapes
 //   corbaloc::host/Key              (empty protocol = iiop; no port = 2809; no version = 1.0)
+//   corbaloc:ssliop:host:2810/Key   (IIOP over TLS)
 //   corbaloc:rir:/NameService       (resolve_initial_references; an empty name = NameService)
 //
 // Internal header of orb/ior.
@@ -21,11 +22,12 @@ namespace switchyard::iop {
 inline constexpr std::uint16_t default_corbaloc_port = 2809;
 inline constexpr std::string_view default_rir_name = "NameService";
 
-// One iiop address of a corbaloc URL.
+// One iiop (or ssliop) address of a corbaloc URL.
 struct corbaloc_address {
   std::optional<giop_version> version;  // absent: not given (the specification's default is 1.0)
   std::string host;                     // a name, dotted IPv4, or IPv6 without its brackets
   std::uint16_t port = default_corbaloc_port;
+  bool tls = false;  // ssliop: (IIOP over TLS, as omniORB and TAO write it)
   friend bool operator==(const corbaloc_address&, const corbaloc_address&) = default;
 };
 

@@ -176,6 +176,14 @@ ior ior_from_corbaloc(const corbaloc& location, giop_version default_version) {
     profile.host = address.host;
     profile.port = address.port;
     profile.object_key = location.object_key;
+    if (address.tls) {
+      // TLS only: port 0 and the TLS port in TAG_SSL_SEC_TRANS, which needs IIOP 1.1 or later.
+      if (profile.version.minor < 1) profile.version.minor = 1;
+      profile.port = 0;
+      profile.components.push_back(make_ssl_transport_component(
+          {association_integrity | association_confidentiality | association_trust_in_target,
+           association_integrity | association_confidentiality, address.port}));
+    }
     reference.profiles.push_back(to_tagged_profile(profile));
   }
   return reference;

@@ -66,6 +66,7 @@ EXTERNAL_KINDS = {
     'omniORB': lambda name: name.startswith('omniORB4/'),
     'Catch2': lambda name: name.startswith('catch2/'),
     'Valgrind': lambda name: name.startswith('valgrind/'),
+    'OpenSSL': lambda name: name.startswith('openssl/'),
 }
 OTHER_KINDS = ('the public headers', 'generated code', 'everything', 'its own folder')
 

@@ -89,7 +89,8 @@ TEST_CASE("malformed corbaloc URLs raise BAD_PARAM bad_url saying what is wrong"
   require_bad_url([] { parse_corbaloc("corbaname::h/k"); }, "must start with 'corbaloc:'");
   require_bad_url([] { parse_corbaloc("corbaloc:"); }, "no address");
   require_bad_url([] { parse_corbaloc("corbaloc:/key"); }, "no address");
-  require_bad_url([] { parse_corbaloc("corbaloc:http://h/k"); }, "unknown protocol 'http' (expected iiop or rir)");
+  require_bad_url([] { parse_corbaloc("corbaloc:http://h/k"); },
+                  "unknown protocol 'http' (expected iiop, ssliop or rir)");
   require_bad_url([] { parse_corbaloc("corbaloc:uiop:/tmp/s"); }, "unknown protocol 'uiop'");
   require_bad_url([] { parse_corbaloc("corbaloc:host/k"); }, "address 'host' has no protocol");
   require_bad_url([] { parse_corbaloc("corbaloc::h,/k"); }, "empty address");
@@ -131,4 +132,13 @@ TEST_CASE("malformed corbaloc URLs raise BAD_PARAM bad_url saying what is wrong"
   require_bad_url([] { parse_corbaloc("corbaloc:rir:h/Name"); }, "rir: takes no address");
   require_bad_url([] { parse_corbaloc("corbaloc:rir:,:h/Name"); }, "rir: cannot be combined");
   require_bad_url([] { parse_corbaloc("corbaloc:rir:,rir:/Name"); }, "rir: cannot be combined");
+}
+
+TEST_CASE("corbaloc: ssliop addresses (IIOP over TLS) become TLS-only profiles", "[ior][corbaloc]") {
+  corbaloc loc = parse_corbaloc("corbaloc:ssliop:1.2@127.0.0.1:2810,iiop:h:2809/echo");
+  REQUIRE(loc.addresses.size() == 2);
+  CHECK(loc.addresses[0].tls);
+  CHECK(loc.addresses[0].port == 2810);
+  CHECK_FALSE(loc.addresses[1].tls);
+  CHECK(to_corbaloc(loc) == "corbaloc:ssliop:1.2@127.0.0.1:2810,iiop:h:2809/echo");
 }

@@ -146,3 +146,43 @@ TEST_CASE("parse_object_string: errors", "[ior][string_to_object][errors]") {
   corbaloc rir = parse_corbaloc("corbaloc:rir:/X");
   test::require_bad_url([&] { ior_from_corbaloc(rir); }, "initial reference");
 }
+
+TEST_CASE("make_local_ior: ssliop endpoints as TAG_SSL_SEC_TRANS, beside the plain port or alone", "[ior][local]") {
+  const octets key = to_octets("k");
+  SECTION("TLS and plain on one host: one profile, the TLS port in its component") {
+    const endpoint where[] = {iiop_endpoint("10.0.0.1", 2809), ssliop_endpoint("10.0.0.1", 2810)};
+    ior reference = make_local_ior("IDL:T:1.0", where, key);
+    REQUIRE(reference.profiles.size() == 1);
+    iiop_profile iiop = decode_iiop_profile(reference.profiles[0].data);
+    CHECK(iiop.port == 2809);
+    const tagged_component* ssl = find_component(iiop.components, tag_ssl_sec_trans);
+    REQUIRE(ssl != nullptr);
+    CHECK(decode_ssl_transport(*ssl) ==
+          ssl_transport{association_integrity | association_confidentiality | association_trust_in_target, 0, 2810});
+    const auto targets = targets_of(reference);
+    REQUIRE(targets.size() == 2);
+    CHECK(targets[0].where == ssliop_endpoint("10.0.0.1", 2810));
+    CHECK(targets[1].where == iiop_endpoint("10.0.0.1", 2809));
+    CHECK(targets[1].tls_offered);
+  }
+  SECTION("TLS only: port 0, and it requires integrity and confidentiality") {
+    const endpoint where[] = {ssliop_endpoint("10.0.0.1", 2810)};
+    local_ior_options options;
+    options.tls_requires_client_certificate = true;
+    ior reference = make_local_ior("IDL:T:1.0", where, key, options);
+    REQUIRE(reference.profiles.size() == 1);
+    iiop_profile iiop = decode_iiop_profile(reference.profiles[0].data);
+    CHECK(iiop.port == 0);
+    const ssl_transport ssl = decode_ssl_transport(*find_component(iiop.components, tag_ssl_sec_trans));
+    CHECK(ssl.target_requires == (association_integrity | association_confidentiality | association_trust_in_client));
+    const auto targets = targets_of(reference);
+    REQUIRE(targets.size() == 1);
+    CHECK(targets[0].where.to_string() == "ssliop://10.0.0.1:2810");
+  }
+  SECTION("IIOP 1.0 has no components: a TLS-only IOR cannot be made") {
+    const endpoint where[] = {ssliop_endpoint("10.0.0.1", 2810)};
+    local_ior_options options;
+    options.version = {1, 0};
+    CHECK_THROWS_AS(make_local_ior("IDL:T:1.0", where, key, options), SystemException);
+  }
+}

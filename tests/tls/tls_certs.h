@@ -23,7 +23,7 @@ class tls_certs {
   // -ORB options for a server with `name`.pem/.key that trusts ca.pem, and for a client.
   std::vector<std::string> server_options(const std::string& name = "server",
                                           const std::string& clients = "require") const {
-    return {"-ORBTLSCertificate", (*this)[name + ".pem"], "-ORBTLSPrivateKey", (*this)[name + ".key"],
+    return {"-ORBTLSCertificate", (*this)[name + ".pem"], "-ORBTLSPrivateKey",         (*this)[name + ".key"],
             "-ORBTLSCAFile",      (*this)["ca.pem"],      "-ORBTLSClientCertificates", clients};
   }
   std::vector<std::string> client_options(const std::string& name = "client") const {

@@ -69,7 +69,8 @@ TEST_CASE("calls over TLS with client certificates, in every concurrency model",
 
   auto client = orb_init(certs.client_options());
   hand::probe_stub probe(client->string_to_object(ior));
-  for (int i = 0; i < 20; ++i) CHECK(probe.echo_string("hello" + std::to_string(i)) == "hello" + std::to_string(i) + ":switchyard-client");
+  for (int i = 0; i < 20; ++i)
+    CHECK(probe.echo_string("hello" + std::to_string(i)) == "hello" + std::to_string(i) + ":switchyard-client");
   // Larger than one TLS record and than the server's first receive buffer: the read-ahead path.
   hand::ttcp_sequence_stub ttcp(client->string_to_object(ttcp_ior));
   std::vector<std::uint8_t> octets(1 << 20);
@@ -86,7 +87,8 @@ TEST_CASE("IORs carry the TLS port as omniORB writes it: TAG_SSL_SEC_TRANS, port
   const auto& certs = test::tls_certs::get();
   SECTION("TLS only") {
     serving_orb server(certs.server_options(), "ssliop://127.0.0.1:0");
-    const auto profile = first_profile(server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<whoami>())));
+    const auto profile =
+        first_profile(server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<whoami>())));
     CHECK(profile.host == "127.0.0.1");
     CHECK(profile.port == 0);
     const auto* ssl = iop::find_component(profile.components, iop::tag_ssl_sec_trans);
@@ -190,8 +192,7 @@ TEST_CASE("an adapter lets in only the callers its access policy names", "[tls]"
   CHECK(hand::probe_stub(plain->string_to_object(ior)).echo_string("open") == "open:anonymous");
 }
 
-TEST_CASE("a peer that never finishes its handshake is closed at the handshake timeout; others are served",
-          "[tls]") {
+TEST_CASE("a peer that never finishes its handshake is closed at the handshake timeout; others are served", "[tls]") {
   const auto model = GENERATE(std::string("adaptive"), std::string("adaptive-loops"), std::string("reactive"),
                               std::string("thread-per-connection"), std::string("thread-pool"));
   CAPTURE(model);

@@ -141,8 +141,7 @@ TEST_CASE("a client refuses a server its CA did not sign, or one named for anoth
   }
 }
 
-TEST_CASE("a server that requires client certificates refuses a client without one, or with a foreign one",
-          "[tls]") {
+TEST_CASE("a server that requires client certificates refuses a client without one, or with a foreign one", "[tls]") {
   auto who = GENERATE(std::string(""), std::string("rogue"));
   CAPTURE(who);
   tls_listener listener(server_tls(client_certificates::require));
