@@ -24,8 +24,10 @@ ssl_ctx_st* server_context(const endpoint& where, const transport_options& optio
 }  // namespace
 
 acceptor::acceptor(const endpoint& where, const transport_options& options)
-    : tls_(options.tls), context_(server_context(where, options)),
-      tcp_(std::make_unique<iiop::acceptor>(as_tcp(where), options)), local_(where) {
+    : tls_(options.tls),
+      context_(server_context(where, options)),
+      tcp_(std::make_unique<iiop::acceptor>(as_tcp(where), options)),
+      local_(where) {
   local_.port = tcp_->local_endpoint().port;
 }
 

@@ -68,7 +68,8 @@ long bio_ctrl(BIO* bio, int command, long number, void* pointer) {
 
 const BIO_METHOD* socket_method() {
   static BIO_METHOD* method = [] {
-    BIO_METHOD* made = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR, "switchyard socket");
+    BIO_METHOD* made =
+        BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR, "switchyard socket");
     BIO_meth_set_write(made, bio_write);
     BIO_meth_set_read(made, bio_read);
     BIO_meth_set_ctrl(made, bio_ctrl);
@@ -385,7 +386,8 @@ void connection::send_gather(std::span<const const_buffer> buffers) {
   const bool bounded = blocking_.load(std::memory_order_relaxed) && send_timeout_.count() > 0;
   std::string error;
   // A blocking send that makes no progress for the send timeout fails, as SO_SNDTIMEO would make it.
-  const send_result result = send_all(buffers, bounded ? clock::now() + send_timeout_ : clock::time_point::max(), error);
+  const send_result result =
+      send_all(buffers, bounded ? clock::now() + send_timeout_ : clock::time_point::max(), error);
   if (result.error == 0) return;
   if (result.error == ETIMEDOUT)
     throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_timed_out, CompletionStatus::maybe,
@@ -393,8 +395,7 @@ void connection::send_gather(std::span<const const_buffer> buffers) {
   throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::send_failed, CompletionStatus::maybe, error);
 }
 
-send_result connection::send_gather_until(std::span<const const_buffer> buffers,
-                                          clock::time_point deadline) noexcept {
+send_result connection::send_gather_until(std::span<const const_buffer> buffers, clock::time_point deadline) noexcept {
   std::string error;
   return send_all(buffers, deadline, error);
 }
@@ -441,8 +442,8 @@ void connection::handshake_as_client(const std::string& host, bool verify, clock
         const long verified = SSL_get_verify_result(ssl_);
         if (verify && verified != X509_V_OK)
           throw SystemException(SystemExceptionKind::NO_PERMISSION, minor::peer_not_verified, CompletionStatus::no,
-                                "TLS: the certificate of server " + peer_address_ + " is not trusted: " +
-                                    X509_verify_cert_error_string(verified));
+                                "TLS: the certificate of server " + peer_address_ +
+                                    " is not trusted: " + X509_verify_cert_error_string(verified));
         throw SystemException(SystemExceptionKind::TRANSIENT, minor::tls_handshake_failed, CompletionStatus::no,
                               state.what == outcome::closed
                                   ? "TLS handshake with " + peer_address_ + ": the server closed the connection"

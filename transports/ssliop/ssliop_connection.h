@@ -71,8 +71,8 @@ class connection final : public transports::connection {
   step read_step(void* data, std::size_t capacity);
   step write_step(const void* data, std::size_t size);
   step classify(int result, const char* doing);  // under mutex_
-  void notice_handshake() noexcept;               // under mutex_: the first time it has finished,
-  void note_handshake_done() noexcept;            // the peer's identity is taken
+  void notice_handshake() noexcept;              // under mutex_: the first time it has finished,
+  void note_handshake_done() noexcept;           // the peer's identity is taken
   // Waits for the socket until `deadline`; false when it passed first.
   bool wait_for(outcome what, std::chrono::steady_clock::time_point deadline) const noexcept;
   // Sends everything, waiting up to `deadline` for room: how far it got.

@@ -32,8 +32,8 @@ SSL_CTX* make_context(const tls_settings& settings, bool server) {
     // One read takes whatever the socket has (fewer system calls); has_buffered_input() covers
     // what it read ahead. Partial writes: a non-blocking send returns after each whole record.
     SSL_CTX_set_read_ahead(context, 1);
-    SSL_CTX_set_mode(context, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
-                                  SSL_MODE_RELEASE_BUFFERS);
+    SSL_CTX_set_mode(context,
+                     SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
     if (!settings.ciphers.empty() && SSL_CTX_set_cipher_list(context, settings.ciphers.c_str()) != 1)
       throw_setup("TLS 1.2 ciphers '" + settings.ciphers + "'");
     if (!settings.cipher_suites.empty() && SSL_CTX_set_ciphersuites(context, settings.cipher_suites.c_str()) != 1)
@@ -49,7 +49,8 @@ SSL_CTX* make_context(const tls_settings& settings, bool server) {
     if (!settings.certificate_file.empty()) {
       if (SSL_CTX_use_certificate_chain_file(context, settings.certificate_file.c_str()) != 1)
         throw_setup("TLS certificate '" + settings.certificate_file + "'");
-      const std::string& key = settings.private_key_file.empty() ? settings.certificate_file : settings.private_key_file;
+      const std::string& key =
+          settings.private_key_file.empty() ? settings.certificate_file : settings.private_key_file;
       if (SSL_CTX_use_PrivateKey_file(context, key.c_str(), SSL_FILETYPE_PEM) != 1)
         throw_setup("TLS private key '" + key + "'");
       if (SSL_CTX_check_private_key(context) != 1)
