@@ -114,6 +114,9 @@ class connection {
   // Octets read from the socket but not yet returned by a receive: the socket may not be readable
   // while they wait, so an event loop must read again without waiting for it.
   virtual bool has_buffered_input() const noexcept { return false; }
+  // The last receive found nothing because it must first write (the peer does not take our
+  // octets): wait for writable, not readable, before receiving again.
+  virtual bool read_waits_for_output() const noexcept { return false; }
   // False until the handshake has finished (a server bounds how long that may take).
   virtual bool handshake_done() const noexcept { return true; }
   // The peer's verified certificate, once the handshake is done; nullptr when it sent none.

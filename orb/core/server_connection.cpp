@@ -459,7 +459,11 @@ bool server_connection::on_readable() {
     end_reason_ = "closed by the peer";
     return false;
   }
-  if (got == message_reader::received::nothing) return true;
+  if (got == message_reader::received::nothing) {
+    if (buffers_input_ && connection_->read_waits_for_output()) [[unlikely]]
+      wait_for_output_to_read();
+    return true;
+  }
   last_activity_ = loop_->events().batch_time();
   timer.mark(instrument::layer::read);
   return serve_buffered(timer);
@@ -523,6 +527,18 @@ void server_connection::update_interest() {
   if (wanted == interest_) return;
   loop_->events().modify(handle_, wanted);
   interest_ = wanted;
+}
+
+void server_connection::wait_for_output_to_read() {
+  // TLS: reading needs the peer to take what the read must write first (a handshake message, a
+  // key update). As for a reply it does not read: wait for writable, bounded by the send timeout.
+  {
+    std::unique_lock lock(send_mutex_, std::defer_lock);
+    if (owner_.pool() != nullptr) lock.lock();
+    if (output_blocked_.exchange(true)) return;
+  }
+  output_blocked_since_ = loop_->events().batch_time();
+  update_interest();
 }
 
 void server_connection::read_buffered_soon() {

@@ -136,6 +136,7 @@ class server_connection final : public transports::io_handler, public std::enabl
   bool serve_buffered();
   void update_interest();
   void read_buffered_soon();
+  void wait_for_output_to_read();
   bool handshake_overdue(std::chrono::steady_clock::time_point now) const noexcept;
   // Starts the message clock when a partial message is buffered and none was before, or a
   // message came out (`took_one`) and the next is already partial.

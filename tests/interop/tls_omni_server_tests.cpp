@@ -46,8 +46,7 @@ TEST_CASE("our client calls omniORB's SSL server with client certificates", "[in
     return;
   }
   test::omni_server server(omni_server_program(), 1, omni_ssl());
-  const auto profile =
-      iop::decode_iiop_profile(iop::parse_ior_string(server.ior("echo")).profiles.at(0).data);
+  const auto profile = iop::decode_iiop_profile(iop::parse_ior_string(server.ior("echo")).profiles.at(0).data);
   CHECK(profile.port == 0);
   auto client = orb_init(test::tls_certs::get().client_options());
   auto echo = Integrity::Echo::_narrow(client->string_to_object(server.ior("echo")));
@@ -71,9 +70,8 @@ TEST_CASE("our client refuses omniORB's server with a foreign or misnamed certif
   CAPTURE(key);
   test::omni_server server(omni_server_program(), 1, omni_ssl(key));
   auto client = orb_init(test::tls_certs::get().client_options());
-  const auto e = failure_of([&] {
-    Integrity::Echo::_narrow(client->string_to_object(server.ior("echo"))).echo_long(1);
-  });
+  const auto e =
+      failure_of([&] { Integrity::Echo::_narrow(client->string_to_object(server.ior("echo"))).echo_long(1); });
   CHECK(e.kind() == SystemExceptionKind::NO_PERMISSION);
   CHECK(e.minor() == minor::peer_not_verified);
 }
@@ -85,9 +83,8 @@ TEST_CASE("omniORB's SSL server refuses our client's foreign certificate", "[int
   }
   test::omni_server server(omni_server_program(), 1, omni_ssl());
   auto client = orb_init(test::tls_certs::get().client_options("rogue"));
-  const auto e = failure_of([&] {
-    Integrity::Echo::_narrow(client->string_to_object(server.ior("echo"))).echo_long(1);
-  });
+  const auto e =
+      failure_of([&] { Integrity::Echo::_narrow(client->string_to_object(server.ior("echo"))).echo_long(1); });
   CHECK(std::string(e.what()).find("alert") != std::string::npos);
   // A client it trusts is served after it.
   auto good = orb_init(test::tls_certs::get().client_options());

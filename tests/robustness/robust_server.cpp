@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "orb/core/object_state.h"
+#include "orb/ior/components.h"
 #include "orb/ior/iiop_profile.h"
 #include "orb/ior/tags.h"
 #include "switchyard/exception.h"
@@ -80,6 +81,9 @@ int main(int argc, char** argv) {
       out << "probe " << orb->object_to_string(probe) << "\n"
           << "probe_key " << hex(profile.object_key) << "\n"
           << "port " << profile.port << "\n";
+      // Listening on ssliop too (-ORBListenEndpoints ssliop://127.0.0.1:0): its port.
+      if (const auto* ssl = switchyard::iop::find_component(profile.components, switchyard::iop::tag_ssl_sec_trans))
+        out << "tls_port " << switchyard::iop::decode_ssl_transport(*ssl).port << "\n";
     }
     std::rename((out_path + ".tmp").c_str(), out_path.c_str());
     std::atomic<bool> run_returned{false};

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "orb/giop/messages.h"
 #include "orb/giop/protocol.h"
@@ -112,6 +115,8 @@ class server_process {
 
   const std::string& probe_ior() { return fields_.at("probe"); }
   std::uint16_t port() const { return static_cast<std::uint16_t>(std::stoi(fields_.at("port"))); }
+  // The ssliop port, when the server listens on one.
+  std::uint16_t tls_port() const { return static_cast<std::uint16_t>(std::stoi(fields_.at("tls_port"))); }
   std::vector<std::byte> probe_key() const {
     const std::string& text = fields_.at("probe_key");
     std::vector<std::byte> key;
@@ -282,8 +287,9 @@ inline std::vector<std::byte> make_header(std::uint8_t type, std::uint32_t body_
 // stopped, counting calls and failures; each call may take at most 5 s.
 class good_client {
  public:
-  explicit good_client(const std::string& ior) {
-    orb_ = switchyard::orb_init(std::vector<std::string>{"-ORBCallTimeout", "5000"});
+  explicit good_client(const std::string& ior, std::vector<std::string> options = {}) {
+    options.insert(options.end(), {"-ORBCallTimeout", "5000"});
+    orb_ = switchyard::orb_init(options);
     stub_ = std::make_unique<hand::probe_stub>(orb_->string_to_object(ior));
     stub_->echo_long(-1);  // connected before the attack starts
     thread_ = std::thread([this] {
@@ -319,5 +325,63 @@ class good_client {
   std::atomic<int> failures_{0};
   std::string last_error_;
 };
+
+// Under a sanitizer the server's resident memory is mostly shadow memory and quarantine: the
+// memory bounds are checked by the plain build only; everything else is checked in both.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool check_memory = false;
+#else
+inline constexpr bool check_memory = true;
+#endif
+
+inline int scale() {
+  const char* text = std::getenv("ROBUSTNESS_SCALE");
+  return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 1;
+}
+
+// The server under attack and the client that must not notice.
+struct arena {
+  explicit arena(const std::string& model, std::vector<std::string> extra = {}, std::string max_files = "",
+                 std::vector<std::string> client_options = {})
+      : server(options(model, std::move(extra)), std::move(max_files)),
+        client(server.probe_ior(), std::move(client_options)) {
+    std::this_thread::sleep_for(100ms);  // a few calls before the attack
+    base_rss_kb = server.rss_kb();
+  }
+  static std::vector<std::string> options(const std::string& model, std::vector<std::string> extra) {
+    auto all = test_limits();
+    auto chosen = model_options(model);
+    all.insert(all.end(), chosen.begin(), chosen.end());
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  }
+  // Survival, service to the other client, and the memory bound.
+  void check(std::size_t allowed_growth_kb) {
+    // The client is still served after the attack: a few more calls complete (waiting at most 10 s;
+    // a loaded machine may be slow, a stalled server never gets there).
+    const int calls_before = client.calls();
+    for (int i = 0; i < 1000 && client.calls() < calls_before + 5; ++i) std::this_thread::sleep_for(10ms);
+    INFO("server: " << server.exit_description() << "\n" << server.log());
+    REQUIRE(server.alive());
+    // A sanitizer build's server reports races and errors on its stderr and goes on.
+    CHECK(server.log().find("Sanitizer") == std::string::npos);
+    client.stop();
+    INFO("client: " << client.calls() << " calls, " << client.failures()
+                    << " failures; last error: " << client.last_error());
+    CHECK(client.failures() == 0);
+    CHECK(client.calls() >= calls_before + 5);
+    INFO("peak RSS " << server.peak_rss_kb() << " kB against " << base_rss_kb << " kB before the attack");
+    std::fprintf(stderr, "  %-24s peak RSS +%zu kB (bound +%zu kB), client %d calls, %d failures\n",
+                 Catch::getResultCapture().getCurrentTestName().c_str(), server.peak_rss_kb() - base_rss_kb,
+                 allowed_growth_kb, client.calls(), client.failures());
+    if (check_memory) CHECK(server.peak_rss_kb() <= base_rss_kb + allowed_growth_kb);
+  }
+
+  server_process server;
+  good_client client;
+  std::size_t base_rss_kb = 0;
+};
+
+inline const char* const models[] = {"reactive", "adaptive", "thread-per-connection", "thread-pool"};
 
 }  // namespace robustness

@@ -15,66 +15,6 @@
 using namespace robustness;
 using namespace std::chrono_literals;
 
-namespace {
-
-// Under a sanitizer the server's resident memory is mostly shadow memory and quarantine: the
-// memory bounds are checked by the plain build only; everything else is checked in both.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool check_memory = false;
-#else
-constexpr bool check_memory = true;
-#endif
-
-int scale() {
-  const char* text = std::getenv("ROBUSTNESS_SCALE");
-  return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 1;
-}
-
-// The server under attack and the client that must not notice.
-struct arena {
-  explicit arena(const std::string& model, std::vector<std::string> extra = {}, std::string max_files = "")
-      : server(options(model, std::move(extra)), std::move(max_files)), client(server.probe_ior()) {
-    std::this_thread::sleep_for(100ms);  // a few calls before the attack
-    base_rss_kb = server.rss_kb();
-  }
-  static std::vector<std::string> options(const std::string& model, std::vector<std::string> extra) {
-    auto all = test_limits();
-    auto chosen = model_options(model);
-    all.insert(all.end(), chosen.begin(), chosen.end());
-    all.insert(all.end(), extra.begin(), extra.end());
-    return all;
-  }
-  // Survival, service to the other client, and the memory bound.
-  void check(std::size_t allowed_growth_kb) {
-    // The client is still served after the attack: a few more calls complete (waiting at most 10 s;
-    // a loaded machine may be slow, a stalled server never gets there).
-    const int calls_before = client.calls();
-    for (int i = 0; i < 1000 && client.calls() < calls_before + 5; ++i) std::this_thread::sleep_for(10ms);
-    INFO("server: " << server.exit_description() << "\n" << server.log());
-    REQUIRE(server.alive());
-    // A sanitizer build's server reports races and errors on its stderr and goes on.
-    CHECK(server.log().find("Sanitizer") == std::string::npos);
-    client.stop();
-    INFO("client: " << client.calls() << " calls, " << client.failures()
-                    << " failures; last error: " << client.last_error());
-    CHECK(client.failures() == 0);
-    CHECK(client.calls() >= calls_before + 5);
-    INFO("peak RSS " << server.peak_rss_kb() << " kB against " << base_rss_kb << " kB before the attack");
-    std::fprintf(stderr, "  %-24s peak RSS +%zu kB (bound +%zu kB), client %d calls, %d failures\n",
-                 Catch::getResultCapture().getCurrentTestName().c_str(), server.peak_rss_kb() - base_rss_kb,
-                 allowed_growth_kb, client.calls(), client.failures());
-    if (check_memory) CHECK(server.peak_rss_kb() <= base_rss_kb + allowed_growth_kb);
-  }
-
-  server_process server;
-  good_client client;
-  std::size_t base_rss_kb = 0;
-};
-
-const char* const models[] = {"reactive", "adaptive", "thread-per-connection", "thread-pool"};
-
-}  // namespace
-
 TEST_CASE("seeded random bytes, GIOP-shaped or not, cost one connection each", "[robustness]") {
   const std::string model = GENERATE(from_range(std::begin(models), std::end(models)));
   INFO("model " << model);

@@ -123,6 +123,11 @@ std::vector<std::string> alt_names(X509* certificate) {
   return names;
 }
 
+// A peer may make us work for each handshake message it sends after the handshake (a key update
+// costs a key derivation and an answer; a TLS 1.2 renegotiation request an alert): more than
+// this many in one second ends its connection.
+constexpr int post_handshake_messages_per_second = 16;
+
 bool is_ip_literal(const std::string& host) {
   unsigned char address[16];
   return ::inet_pton(AF_INET, host.c_str(), address) == 1 || ::inet_pton(AF_INET6, host.c_str(), address) == 1;
@@ -148,6 +153,8 @@ connection::connection(std::unique_ptr<iiop::connection> tcp, ssl_ctx_st* contex
   // A peer that closes without close_notify ends the stream cleanly: GIOP frames its messages, so
   // a cut is seen as a short message anyway.
   SSL_set_options(ssl_, SSL_OP_IGNORE_UNEXPECTED_EOF);
+  SSL_set_msg_callback(ssl_, &connection::on_tls_message);
+  SSL_set_msg_callback_arg(ssl_, this);
   if (which == side::server) SSL_set_accept_state(ssl_);
   else SSL_set_connect_state(ssl_);
 }
@@ -193,6 +200,26 @@ void connection::note_handshake_done() noexcept {
   handshake_done_.store(true, std::memory_order_release);
 }
 
+void connection::on_tls_message(int write_p, int, int content_type, const void* data, std::size_t size, ssl_st* ssl,
+                                void* self) {
+  auto* me = static_cast<connection*>(self);
+  if (write_p != 0 || content_type != SSL3_RT_HANDSHAKE || size == 0 ||
+      !me->handshake_done_.load(std::memory_order_relaxed))
+    return;
+  const auto now = clock::now();
+  if (now - me->storm_window_ > std::chrono::seconds(1)) {
+    me->storm_window_ = now;
+    me->post_handshake_messages_ = 0;
+  }
+  // OpenSSL reads on while the socket has records: past the limit its socket BIO is cut off (what
+  // was read ahead is the most it still processes), and read_step reports why.
+  if (++me->post_handshake_messages_ == post_handshake_messages_per_second + 1) {
+    int none = -1;
+    BIO_ctrl(SSL_get_rbio(ssl), BIO_C_SET_FD, BIO_NOCLOSE, &none);
+  }
+  (void)data;
+}
+
 void connection::notice_handshake() noexcept {
   if (!handshake_done_.load(std::memory_order_relaxed) && SSL_is_init_finished(ssl_)) note_handshake_done();
 }
@@ -225,6 +252,7 @@ connection::step connection::classify(int result, const char* doing) {
 connection::step connection::read_step(void* data, std::size_t capacity) {
   std::lock_guard lock(mutex_);
   ERR_clear_error();
+  read_wants_write_.store(false, std::memory_order_relaxed);
   std::size_t total = 0;
   auto* at = static_cast<char*>(data);
   for (;;) {
@@ -237,7 +265,14 @@ connection::step connection::read_step(void* data, std::size_t capacity) {
       return {outcome::done, total, {}};
     }
     if (total != 0) return {outcome::done, total, {}};  // what came before the wait or the end
-    return classify(0, "TLS receive from");
+    if (post_handshake_messages_ > post_handshake_messages_per_second)
+      return {outcome::failed, 0,
+              "TLS receive from " + peer_address_ + ": more than " +
+                  std::to_string(post_handshake_messages_per_second) +
+                  " key updates or renegotiation requests in one second"};
+    step stopped = classify(0, "TLS receive from");
+    read_wants_write_.store(stopped.what == outcome::want_write, std::memory_order_relaxed);
+    return stopped;
   }
 }
 

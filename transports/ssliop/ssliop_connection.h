@@ -24,6 +24,8 @@ struct ssl_ctx_st;  // OpenSSL's SSL_CTX
 namespace switchyard::transports::ssliop {
 
 class connection final : public transports::connection {
+  using clock_point = std::chrono::steady_clock::time_point;
+
  public:
   enum class side : std::uint8_t { client, server };
   // Takes the TCP connection over. Throws COMM_FAILURE if OpenSSL cannot make its state.
@@ -55,6 +57,7 @@ class connection final : public transports::connection {
   protocol kind() const noexcept override { return protocol::ssliop; }
 
   bool has_buffered_input() const noexcept override;
+  bool read_waits_for_output() const noexcept override { return read_wants_write_.load(std::memory_order_relaxed); }
   bool handshake_done() const noexcept override { return handshake_done_.load(std::memory_order_acquire); }
   const peer_identity* verified_peer() const noexcept override {
     return handshake_done() && has_peer_ ? &peer_ : nullptr;
@@ -71,8 +74,11 @@ class connection final : public transports::connection {
   step read_step(void* data, std::size_t capacity);
   step write_step(const void* data, std::size_t size);
   step classify(int result, const char* doing);  // under mutex_
-  void notice_handshake() noexcept;              // under mutex_: the first time it has finished,
-  void note_handshake_done() noexcept;           // the peer's identity is taken
+  // OpenSSL's message callback: counts the peer's handshake messages after the handshake.
+  static void on_tls_message(int write_p, int version, int content_type, const void* data, std::size_t size,
+                             ssl_st* ssl, void* self);
+  void notice_handshake() noexcept;     // under mutex_: the first time it has finished,
+  void note_handshake_done() noexcept;  // the peer's identity is taken
   // Waits for the socket until `deadline`; false when it passed first.
   bool wait_for(outcome what, std::chrono::steady_clock::time_point deadline) const noexcept;
   // Sends everything, waiting up to `deadline` for room: how far it got.
@@ -87,6 +93,9 @@ class connection final : public transports::connection {
   std::chrono::milliseconds send_timeout_{0};
   std::chrono::milliseconds receive_timeout_{0};
   std::atomic<bool> handshake_done_{false};
+  std::atomic<bool> read_wants_write_{false};
+  clock_point storm_window_{};       // under mutex_: the second post_handshake_messages_ counts in
+  int post_handshake_messages_ = 0;  // under mutex_  // the last read_step stopped on SSL_ERROR_WANT_WRITE
   bool has_peer_ = false;
   peer_identity peer_;  // written once, before handshake_done_ is set
   std::string local_address_;
