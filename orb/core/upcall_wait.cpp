@@ -39,6 +39,8 @@ void upcall_wait::run(bool ready) noexcept {
     pool_->serve_one(replies_, *probes_);
     return;
   }
+  // TLS may hold a request read ahead, which no poll of the socket shows.
+  ready = ready || upcall_->connection_->has_buffered_input();
   if (ready && !upcall_->serve_while_waiting(replies_)) handle_ = -1;
 }
 

@@ -6,7 +6,8 @@
 #     through pkg-config, the installed syidl through find_program), runs its server on 127.0.0.1
 #     and its client against it, and checks what the client prints;
 #  4. runs the example's dynamic programs (the DII client, the DSI server) against the generated
-#     ones and each other: every pair prints what the generated pair prints.
+#     ones and each other: every pair prints what the generated pair prints;
+#  5. runs the greeter over TLS with client certificates and an access policy (--allow).
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR EXAMPLE_DIR
 set -euo pipefail
 build=$1
@@ -153,3 +154,48 @@ run_pair() {  # $1 server program, $2 client program
 run_pair greeter_dynamic_server greeter_client
 run_pair greeter_server greeter_dynamic_client
 run_pair greeter_dynamic_server greeter_dynamic_client
+
+# 5. The greeter over TLS (docs/orb.md, "TLS"): client certificates required, and the server lets
+# in only the common name switchyard-client (--allow); another valid certificate is refused.
+certs="$root/certs"
+"$source/../../scripts/make-tls-certs" "$certs" >/dev/null
+tls_ior="$root/greeter-tls.ior"
+"$example_build/greeter_server" --ior-file "$tls_ior" --allow switchyard-client \
+  -ORBListenEndpoints ssliop://127.0.0.1:0 -ORBTLSCertificate "$certs/server.pem" \
+  -ORBTLSPrivateKey "$certs/server.key" -ORBTLSCAFile "$certs/ca.pem" -ORBTLSClientCertificates require \
+  >"$root/tls.server" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+  [ -s "$tls_ior" ] && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+[ -s "$tls_ior" ] || { cat "$root/tls.server" >&2; echo "greeter_server over TLS wrote no IOR" >&2; exit 1; }
+tls_client() {  # $1 certificate name; the rest: names
+  local name=$1
+  shift
+  timeout 30 "$example_build/greeter_client" "$tls_ior" "$@" -ORBTLSCAFile "$certs/ca.pem" \
+    -ORBTLSCertificate "$certs/$name.pem" -ORBTLSPrivateKey "$certs/$name.key"
+}
+status=0
+tls_client client Ada >"$root/tls.client" 2>&1 || status=$?
+if [ "$status" -ne 0 ] || ! grep -q '^Hello, Ada! (greeting 1)$' "$root/tls.client"; then
+  echo "greeter_client over TLS exited $status and printed:" >&2
+  cat "$root/tls.client" "$root/tls.server" >&2
+  exit 1
+fi
+status=0
+tls_client client2 Eve >"$root/tls.refused" 2>&1 || status=$?
+if [ "$status" -ne 1 ] || ! grep -q 'NO_PERMISSION' "$root/tls.refused"; then
+  echo "greeter_client with a certificate the server does not allow exited $status and printed:" >&2
+  cat "$root/tls.refused" "$root/tls.server" >&2
+  exit 1
+fi
+kill -TERM "$server_pid"
+status=0
+wait "$server_pid" || status=$?
+server_pid=""
+[ "$status" -eq 0 ] || { cat "$root/tls.server" >&2; echo "greeter_server over TLS exited $status" >&2; exit 1; }
+grep -q 'greeting Ada for CN=switchyard-client' "$root/tls.server" ||
+  { cat "$root/tls.server" >&2; echo "greeter_server did not see the caller's certificate" >&2; exit 1; }
+echo "example: the greeter over TLS, client certificate allowed and another refused: ok"

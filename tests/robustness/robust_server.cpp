@@ -31,8 +31,10 @@
 
 namespace {
 
-volatile std::sig_atomic_t stop_requested = 0;
-void on_signal(int) { stop_requested = 1; }
+// Read by another thread than the handler's: a lock-free atomic (signal-safe, and no race).
+std::atomic<bool> stop_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+void on_signal(int) { stop_requested.store(true); }
 
 std::string hex(std::span<const std::byte> bytes) {
   static constexpr char digits[] = "0123456789abcdef";
@@ -88,7 +90,7 @@ int main(int argc, char** argv) {
     std::rename((out_path + ".tmp").c_str(), out_path.c_str());
     std::atomic<bool> run_returned{false};
     std::thread watcher([&] {
-      while (!stop_requested) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      while (!stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
       orb->shutdown(true);  // bounded by -ORBShutdownTimeout, whatever the servants do
       // ORB::run's own thread may be held by a servant that does not return (docs/orb.md,
       // "Shutting down with a servant that does not return"): then the process ends here.

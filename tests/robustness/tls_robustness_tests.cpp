@@ -165,9 +165,9 @@ TEST_CASE("TLS: garbage records and key-update storms after the handshake cost o
   REQUIRE(finish_handshakes(clients, 20000ms) == 6);
   // Three write a record whose authentication fails (bytes written around TLS).
   for (int i = 0; i < 3; ++i) {
-    const unsigned char bad_record[] = {0x17, 0x03, 0x03, 0x00, 0x20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-                                        12,   13,   14,   15,   16,   17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
-                                        27,   28,   29,   30,   31,   32};
+    const unsigned char bad_record[] = {0x17, 0x03, 0x03, 0x00, 0x20, 1,  2,  3,  4,  5,  6,  7,  8,
+                                        9,    10,   11,   12,   13,   14, 15, 16, 17, 18, 19, 20, 21,
+                                        22,   23,   24,   25,   26,   27, 28, 29, 30, 31, 32};
     clients[i]->socket().send(std::as_bytes(std::span(bad_record)));
   }
   // Three ask for key updates (each answered by one from the server) as fast as the socket takes
@@ -219,4 +219,3 @@ TEST_CASE("TLS: peers that never read their replies cost bounded memory and stal
   CHECK(ended == 4);
   a.check(48 * 1024);
 }
-
