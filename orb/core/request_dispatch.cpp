@@ -27,10 +27,13 @@ namespace switchyard::core {
 
 namespace {
 
-// Set while a thread runs a servant: ORB::shutdown(true) from there would wait for itself.
-thread_local bool in_upcall = false;
-// The connection the request this thread's servant serves came on (nullptr: collocated).
-constinit thread_local const transports::connection* upcall_caller = nullptr;
+// The servant this thread runs (nullptr: none; ORB::shutdown(true) from one would wait for
+// itself) came from: the connection its request came on, or `collocated_caller`.
+constinit thread_local const transports::connection* upcall_from = nullptr;
+// Stands for "a collocated call" in upcall_from; never dereferenced.
+const char collocated_marker = 0;
+const transports::connection* const collocated_caller =
+    reinterpret_cast<const transports::connection*>(&collocated_marker);
 
 // The reply_sink of one request: writes the reply header into `out` on demand.
 class request_reply final : public reply_sink {
@@ -150,14 +153,10 @@ std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_v
           check_caller(*target.access, from);
         // A collocated call made from inside an upcall nests: the outer upcall goes on after it.
         struct upcall_scope {
-          bool outer = std::exchange(in_upcall, true);
-          const transports::connection* outer_caller;
+          const transports::connection* outer;
           explicit upcall_scope(const transports::connection* from) noexcept
-              : outer_caller(std::exchange(upcall_caller, from)) {}
-          ~upcall_scope() {
-            in_upcall = outer;
-            upcall_caller = outer_caller;
-          }
+              : outer(std::exchange(upcall_from, from != nullptr ? from : collocated_caller)) {}
+          ~upcall_scope() { upcall_from = outer; }
         } upcall(from);
         reference_binding_scope references(orb);  // references in the arguments bind to this ORB
         target.skeleton(*target.target, request);
@@ -198,15 +197,15 @@ std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_v
   return reply;
 }
 
-bool server_request_in_upcall() noexcept { return in_upcall; }
+bool server_request_in_upcall() noexcept { return upcall_from != nullptr; }
 
 }  // namespace switchyard::core
 
 namespace switchyard {
 
 const peer_identity* current_caller() noexcept {
-  using core::upcall_caller;
-  return core::in_upcall && upcall_caller != nullptr ? upcall_caller->verified_peer() : nullptr;
+  const transports::connection* from = core::upcall_from;
+  return from != nullptr && from != core::collocated_caller ? from->verified_peer() : nullptr;
 }
 
 }  // namespace switchyard
