@@ -7,7 +7,8 @@
 // context's loading of keys and certificates is in a sample: only what every new connection
 // costs. Samples are taken in rounds, the series in a shuffled order in each, as the latency
 // experiment's; a series is reported by the median of its round medians and its 95 % interval,
-// and as connections per second (one after another: 1 / median).
+// and as connections per second (one after another: 1 / median). omniORB's series: one ORB that
+// reaches the server at a new loopback address per sample (omni_bench_client connect).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -85,6 +86,22 @@ double socket_connection_us(const std::string& host, int port, std::size_t reque
   return us;
 }
 
+// A TCP port free on every address now (omni_server's --port).
+int free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_ANY);
+  socklen_t size = sizeof address;
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    if (fd >= 0) close(fd);
+    throw std::runtime_error("handshake: no free port for omni_server");
+  }
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
 }  // namespace
 
 int handshake_main(std::vector<std::string> args) {
@@ -99,16 +116,14 @@ int handshake_main(std::vector<std::string> args) {
   std::size_t rounds = parser.number("--rounds").value_or(quick ? 6 : common.size == preset::paper ? 20 : 10);
   // Client ORBs alive at once (made before the clock starts, destroyed after it stops).
   std::size_t batch = parser.number("--batch").value_or(50);
-  auto series = parser.list("--series", {"switchyard", "socket"});
+  auto series = parser.list("--series", {"switchyard", "socket", "omniorb"});
   parser.finish();
   if (samples == 0) throw usage_error("--connections: at least 1");
   if (rounds == 0 || rounds > samples) throw usage_error("--rounds: expected 1..connections");
   if (batch == 0 || batch > 1000) throw usage_error("--batch: expected 1..1000");
   for (auto& s : series)
-    if (s != "switchyard" && s != "socket")
-      throw usage_error("--series: expected switchyard or socket, got '" + s +
-                        "' (omniORB's peers keep one "
-                        "connection per server for the process's life: no omniorb series)");
+    if (s != "switchyard" && s != "socket" && s != "omniorb")
+      throw usage_error("--series: expected switchyard, socket or omniorb, got '" + s + "'");
   if (common.collocated) throw usage_error("handshake measures new connections: not with --collocated");
   auto wants = [&](const char* s) { return std::find(series.begin(), series.end(), s) != series.end(); };
   set_up_network(common);
@@ -195,6 +210,59 @@ int handshake_main(std::vector<std::string> args) {
     }
   }
 
+  // omniORB: omni_bench_client's connect command (a new address of 127.0.0.0/8 per sample: omniORB
+  // keeps a connection per address for the process's life), one client process per round, the
+  // server listening on every address (0.0.0.0) at a port chosen here.
+  std::vector<std::unique_ptr<omni_server>> omnis;
+  if (wants("omniorb")) {
+    auto server_program = built_tool("peers/omni_server");
+    auto client_program = built_tool("peers/omni_bench_client");
+    if (!server_program || !client_program) {
+      std::cerr << "handshake: omniORB peers not built: no omniorb series\n";
+    } else if (common.netns) {
+      std::cerr << "handshake: no omniorb series with --netns (its addresses are loopback ones)\n";
+    } else {
+      std::vector<std::string> omni_transports;
+      for (auto& t : common.transports)
+        if (std::find(omni_transports.begin(), omni_transports.end(), omni_transport(t)) == omni_transports.end())
+          omni_transports.push_back(omni_transport(t));
+      for (auto& transport : omni_transports) {
+        int port = free_port();
+        std::vector<std::string> args = {"--host", "0.0.0.0", "--port", std::to_string(port)};
+        std::vector<std::string> ssl;
+        if (transport == "ssliop") ssl = tls->omni_args();
+        args.insert(args.end(), ssl.begin(), ssl.end());
+        try {
+          omnis.push_back(std::make_unique<omni_server>(*server_program, common.out, 1, 0, args));
+        } catch (const std::exception& e) {
+          std::cerr << "handshake: omniorb " << transport << " series skipped: " << e.what() << "\n";
+          continue;
+        }
+        auto samples_file = common.out / (".samples-omniorb-" + transport);
+        std::vector<std::string> argv = {client_program->string(),
+                                         "--ior-file",
+                                         omnis.back()->ior_file().string(),
+                                         "connect",
+                                         "--port",
+                                         std::to_string(port),
+                                         "--warmup",
+                                         "2",
+                                         "--samples-out",
+                                         samples_file.string()};
+        argv.insert(argv.end(), ssl.begin(), ssl.end());
+        points.push_back({"omniorb", transport, [argv, samples_file, &common](std::size_t n, std::vector<double>& out) {
+                            auto with_count = argv;
+                            with_count.insert(with_count.end(), {"--samples", std::to_string(n)});
+                            run_client(with_count, common.out);
+                            auto got = read_samples_us(samples_file);
+                            out.insert(out.end(), got.begin(), got.end());
+                            std::error_code ignored;
+                            std::filesystem::remove(samples_file, ignored);
+                          }});
+      }
+    }
+  }
+
   std::mt19937 random(24);
   std::vector<std::size_t> order(points.size());
   std::vector<double> round_samples;
@@ -214,13 +282,16 @@ int handshake_main(std::vector<std::string> args) {
   }
   for (auto& s : servers) s->stop();
   socket_server.reset();
+  omnis.clear();
 
-  double socket_us = 0, iiop_us = 0;
+  // ratio_to_iiop: over the same ORB's plain IIOP (ours for ours, omniORB's for omniORB's).
+  double socket_us = 0;
+  std::map<std::string, double> iiop_us;
   for (auto& p : points) {
     if (p.samples.empty()) continue;
     double m = median_with_interval(p.round_median_us).median;
     if (p.series == "socket") socket_us = m;
-    if (p.series == "switchyard" && p.transport == "iiop") iiop_us = m;
+    if (p.transport == "iiop") iiop_us[p.series] = m;
   }
   csv_table table;
   table.columns = {"series",
@@ -252,7 +323,7 @@ int handshake_main(std::vector<std::string> args) {
                median.has_interval() ? format_number(median.high) : "", format_number(1e6 / median.median, 0),
                format_number(stats.min), format_number(stats.median),
                socket_us > 0 ? format_number(median.median / socket_us, 3) : "",
-               p.series == "switchyard" && iiop_us > 0 ? format_number(median.median / iiop_us, 3) : "",
+               iiop_us.count(p.series) ? format_number(median.median / iiop_us[p.series], 3) : "",
                std::to_string(request_bytes), std::to_string(reply_bytes), link_label(common)});
   }
   table.write(common.out / "handshake.csv");

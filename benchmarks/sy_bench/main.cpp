@@ -28,7 +28,7 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--interface sii,dii] [--dii-request reuse|per-call]
   ttcp    [--types octet,...] [--buffers 1K,...,128K] [--queues 8K,64K,default] [--total-bytes 64M]
           [--repeats 5] [--series switchyard,socket,ace,omniorb]
-  handshake [--connections 2000] [--rounds 10] [--batch 50] [--series switchyard,socket]
+  handshake [--connections 2000] [--rounds 10] [--batch 50] [--series switchyard,socket,omniorb]
           (a new connection and its first two-way call per sample; the client ORBs are made beforehand)
   soak    [--requests 10000000] [--servants 1000] [--clients 4]
           [--models adaptive,reactive,thread-per-connection,thread-pool]
