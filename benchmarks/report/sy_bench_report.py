@@ -651,7 +651,7 @@ def handshake_section(rows):
             "Each sample: a client that has never reached the server connects and makes one two-way "
             "null call (the socket: connect, the same request bytes, the same reply bytes). Median of "
             "the round medians [95 % interval], connections per second one after another (1 / median), "
-            "and ratios to the socket and to our ORB over plain IIOP of the same run.\n"]
+            "and ratios to the socket and to the same ORB over plain IIOP, of the same run.\n"]
     table = []
     for r in rows:
         low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
@@ -688,6 +688,9 @@ def ttcp_section(out_dir, rows, pngs):
             types.append(r["type"])
     key = {(label(r), r["type"], int(r["buffer_bytes"]), r["socket_queue_bytes"]): r for r in rows}
     buffers = sorted({int(r["buffer_bytes"]) for r in rows})
+    # TLS columns: a series over ssliop against the same series over plain IIOP (Mbit/s ratio).
+    tls_pairs = [(s, s.replace(" ssliop", "", 1)) for s in series
+                 if " ssliop" in s and s.replace(" ssliop", "", 1) in series]
     for q in queues:
         qname = "OS default" if q in ("0", "default") else f"{int(q) // 1024} K"
         text.append(f"\n### socket queue {qname}: Mbit/s (ratio to C sockets)\n")
@@ -706,9 +709,13 @@ def ttcp_section(out_dir, rows, pngs):
                     low, high = num(r.get("mbps_ci_low")), num(r.get("mbps_ci_high"))
                     line.append(fmt(num(r["mbps"]), 0) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else "")
                                 + (f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""))
+                for tls, plain in tls_pairs:
+                    a, c = key.get((tls, t, b, q)), key.get((plain, t, b, q))
+                    ratio = num(a["mbps"]) / num(c["mbps"]) if a and c and num(c["mbps"]) else None
+                    line.append(f"{ratio:.2f}" if ratio is not None else "")
                 if present:
                     table.append(line)
-        text.append(md_table(["type", "buffer"] + series, table))
+        text.append(md_table(["type", "buffer"] + series + [f"{t} / {p}" for t, p in tls_pairs], table))
     if plt is not None and rows:
         fig, axes = plt.subplots(len(queues), len(types), figsize=(4.0 * len(types), 3.2 * len(queues)),
                                  squeeze=False)
