@@ -191,6 +191,7 @@ common_options parse_common(arg_parser& args, bool transport_list) {
         if (options.transports[i] == options.transports[j])
           throw usage_error("--transport: '" + options.transports[i] + "' twice");
     options.transport = options.transports.front();
+    if (auto certs = args.value("--tls-certs")) options.tls_certs = *certs;
   } else if (auto transport = args.value("--transport")) {
     if (*transport != "iiop" && *transport != "uiop")
       throw usage_error("--transport: expected iiop or uiop, got '" + *transport + "'");

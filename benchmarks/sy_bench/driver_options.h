@@ -52,6 +52,8 @@ struct common_options {
   // latency, ttcp and handshake take a list (--transport iiop,ssliop): our ORB's and omniORB's
   // series are run over each; the others take one, iiop or uiop.
   std::vector<std::string> transports{"iiop"};
+  // --tls-certs DIR (with ssliop): certificates to use instead of make-tls-certs' (tls_material.h).
+  std::filesystem::path tls_certs;
   bool collocated = false;
   std::vector<std::string> orb_args;
   // --netns: servers in a network namespace of their own, this process and its clients in

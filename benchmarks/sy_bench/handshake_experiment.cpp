@@ -137,7 +137,7 @@ int handshake_main(std::vector<std::string> args) {
 
   std::unique_ptr<tls_material> tls;
   if (std::find(common.transports.begin(), common.transports.end(), "ssliop") != common.transports.end())
-    tls = std::make_unique<tls_material>();
+    tls = std::make_unique<tls_material>(common.tls_certs);
   const payload none(element_type::none, 0);
 
   // The first call's bytes on a new connection, counted through a relay (plain IIOP): what the

@@ -294,7 +294,7 @@ int latency_main(std::vector<std::string> args) {
   // --transport ssliop: certificates for our ORB's and omniORB's servers and clients, made once.
   std::unique_ptr<tls_material> tls;
   if (std::find(common.transports.begin(), common.transports.end(), "ssliop") != common.transports.end())
-    tls = std::make_unique<tls_material>();
+    tls = std::make_unique<tls_material>(common.tls_certs);
   std::mt19937 random(7);
   for (auto& transport : common.transports) {
     if (!wants("switchyard")) break;

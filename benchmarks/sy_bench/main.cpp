@@ -42,7 +42,8 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
 latency, ttcp, handshake: [--transport iiop,ssliop,uiop]  our ORB's and omniORB's series over each (ssliop: TLS,
-  client certificates required, certificates by scripts/make-tls-certs in a temporary folder); the baselines stay TCP
+  client certificates required, certificates by scripts/make-tls-certs in a temporary folder, or
+  [--tls-certs DIR] with the same file names); the baselines stay TCP
 demux, latency, ttcp: [--netns] [--link RATE[,DELAY]]  servers and clients in network namespaces of their own,
   joined by a veth pair (shaped by tc with --link, e.g. 155mbit; needs root), references through omniNames
 --no-object-id-table (server, demux): perfect servant demux by the run-time hash alone, without the

@@ -13,7 +13,15 @@
 
 namespace switchyard::bench {
 
-tls_material::tls_material() {
+tls_material::tls_material(const std::filesystem::path& given) {
+  if (!given.empty()) {
+    dir_ = given;
+    owned_ = false;
+    for (const char* name : {"ca.pem", "server.pem", "server.key", "client.pem", "client.key"})
+      if (!std::filesystem::exists(dir_ / name))
+        throw std::runtime_error("--tls-certs " + dir_.string() + ": no " + name);
+    return;
+  }
   std::string pattern = (std::filesystem::temp_directory_path() / "sy-bench-tls.XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
   dir_ = pattern;
@@ -29,6 +37,7 @@ tls_material::tls_material() {
 }
 
 tls_material::~tls_material() {
+  if (!owned_) return;
   std::error_code ignored;
   std::filesystem::remove_all(dir_, ignored);
 }

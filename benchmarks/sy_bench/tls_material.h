@@ -13,8 +13,10 @@ namespace switchyard::bench {
 class tls_material {
  public:
   // Runs make-tls-certs into a fresh folder under the system's temporary one; std::runtime_error
-  // when it fails (no openssl).
-  tls_material();
+  // when it fails (no openssl). With `given` (--tls-certs DIR): that folder's files as they are
+  // (the same names: ca.pem, server.pem/.key, client.pem/.key, omni-server.pem, omni-client.pem),
+  // kept at the end; e.g. ECDSA certificates instead of make-tls-certs' RSA ones.
+  explicit tls_material(const std::filesystem::path& given = {});
   ~tls_material();
   tls_material(const tls_material&) = delete;
   tls_material& operator=(const tls_material&) = delete;
@@ -31,6 +33,7 @@ class tls_material {
 
  private:
   std::filesystem::path dir_;
+  bool owned_ = true;
 };
 
 // The name a series' rows carry in the CSVs' `transport` column: "tcp" for the baselines, else the

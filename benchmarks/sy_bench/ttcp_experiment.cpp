@@ -124,7 +124,7 @@ int ttcp_main(std::vector<std::string> args) {
   // --transport ssliop: certificates for our ORB's and omniORB's servers and clients, made once.
   std::unique_ptr<tls_material> tls;
   if (std::find(common.transports.begin(), common.transports.end(), "ssliop") != common.transports.end())
-    tls = std::make_unique<tls_material>();
+    tls = std::make_unique<tls_material>(common.tls_certs);
   std::vector<std::string> omni_transports;
   for (auto& t : common.transports)
     if (std::find(omni_transports.begin(), omni_transports.end(), omni_transport(t)) == omni_transports.end())
