@@ -45,7 +45,9 @@ enum class payload { none, octet, binstruct };
 struct options {
   std::string ior_file;
   std::string object = "ttcp/0";
-  std::string command;  // latency | ttcp
+  std::string command;  // latency | ttcp | connect
+  // connect: the server's port (omni_server --host 0.0.0.0 --port P)
+  int port = 0;
   bool verbose = false;
   // latency
   std::string mode;  // twoway | oneway
@@ -71,6 +73,8 @@ struct options {
                "       omni_bench_client --ior-file PATH [--object NAME] [--verbose] [-ORB...]\n"
                "         ttcp --type octet|binstruct --buffer-bytes S --total-bytes T\n"
                "              [--socket-queue Q] [--oneway]\n"
+               "       omni_bench_client --ior-file PATH [-ORB...]\n"
+               "         connect --port P --samples K --warmup W --samples-out FILE\n"
                "       either with [--ssl DIR [--ssl-key FILE]]\n";
   std::exit(2);
 }
@@ -98,7 +102,7 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
       if (i + 1 >= argc) usage(arg + " needs a value");
       orb_args.push_back(argv[i]);
       orb_args.push_back(argv[++i]);
-    } else if (arg == "latency" || arg == "ttcp") {
+    } else if (arg == "latency" || arg == "ttcp" || arg == "connect") {
       if (!opts.command.empty()) usage("two commands given: " + opts.command + " and " + arg);
       opts.command = arg;
     } else if (arg == "--ior-file") {
@@ -129,6 +133,8 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
     } else if (arg == "--socket-queue") {
       opts.socket_queue = static_cast<int>(to_number(value(), 1 << 30, "--socket-queue"));
       if (opts.socket_queue == 0) usage("--socket-queue must be at least 1");
+    } else if (arg == "--port") {
+      opts.port = static_cast<int>(to_number(value(), 65535, "--port"));
     } else if (arg == "--oneway") {
       opts.oneway = true;
     } else if (arg == "--ssl") {
@@ -152,6 +158,11 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
     if (!opts.has_samples || opts.samples == 0) usage("--samples (at least 1) is required");
     if (!opts.has_warmup) usage("--warmup is required (0 for none)");
     if (opts.samples_out.empty()) usage("--samples-out is required");
+  } else if (opts.command == "connect") {
+    if (opts.port == 0) usage("connect: --port (1..65535) is required");
+    if (!opts.has_samples || opts.samples == 0 || opts.samples + opts.warmup > 60000)
+      usage("connect: --samples (1..60000 with the warm-up) is required");
+    if (opts.samples_out.empty()) usage("--samples-out is required");
   } else if (opts.command == "ttcp") {
     if (opts.type != "octet" && opts.type != "binstruct") usage("ttcp --type is octet or binstruct");
     if (opts.buffer_bytes == 0) usage("--buffer-bytes (at least 1) is required");
@@ -160,7 +171,7 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
     }
     if (opts.total_bytes == 0) usage("--total-bytes (at least 1) is required");
   } else {
-    usage("no command given (latency or ttcp)");
+    usage("no command given (latency, ttcp or connect)");
   }
   if (opts.ssl.dir.empty() && !opts.ssl.key_file.empty()) usage("--ssl-key needs --ssl DIR");
   if (!opts.ssl.dir.empty() && opts.socket_queue > 0) usage("--socket-queue is for TCP only, not with --ssl");
@@ -258,6 +269,39 @@ ttcp_sequence::StructSeq make_structs(unsigned long count) {
     b.d = static_cast<double>(i) * 0.5;
   }
   return seq;
+}
+
+// ---- connect: new connections (sy-bench handshake's omniorb series)
+
+// Each sample: a reference to ttcp0 by corbaloc at an address this process has not reached yet,
+// and its first sendNoParams_2way: omniORB opens a new connection (over SSL with --ssl: the TLS
+// handshake, both certificates verified) for each address. omniORB keeps one connection per
+// address for the life of the process and has no call that closes one, so the addresses differ:
+// 127.0.X.Y, all loopback, the server listening on all of them (omni_server --host 0.0.0.0). The
+// connections stay open until the process ends.
+int run_connect(const options& opts, CORBA::ORB_ptr orb) {
+  const std::string scheme = opts.ssl.dir.empty() ? "iiop" : "ssliop";
+  std::vector<long long> nanoseconds;
+  nanoseconds.reserve(opts.samples);
+  for (unsigned long i = 0; i < opts.warmup + opts.samples; ++i) {
+    const unsigned long n = i + 2;  // 127.0.0.2 on: 127.0.0.1 may be the IOR's own address
+    const std::string url = "corbaloc:" + scheme + ":127.0." + std::to_string(n / 250) + "." +
+                            std::to_string(1 + n % 250) + ":" + std::to_string(opts.port) + "/ttcp0";
+    auto start = std::chrono::steady_clock::now();
+    CORBA::Object_var object = orb->string_to_object(url.c_str());
+    ttcp_sequence_var target = ttcp_sequence::_unchecked_narrow(object);
+    target->sendNoParams_2way();
+    auto stop = std::chrono::steady_clock::now();
+    if (i >= opts.warmup)
+      nanoseconds.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(stop - start).count());
+  }
+  std::ofstream out(opts.samples_out, std::ios::trunc);
+  for (long long ns : nanoseconds) out << ns << '\n';
+  if (!out.flush()) {
+    std::cerr << "omni_bench_client: cannot write " << opts.samples_out << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 // ---- latency
@@ -453,7 +497,9 @@ int main(int argc, char** argv) {
       switchyard::bench::set_socket_queue_on_client_connections(opts.socket_queue, opts.verbose);
     }
     CORBA::Object_var object = orb->string_to_object(ior.c_str());
-    if (opts.type.rfind("echo_", 0) == 0) {
+    if (opts.command == "connect") {
+      status = run_connect(opts, orb);
+    } else if (opts.type.rfind("echo_", 0) == 0) {
       Integrity::Echo_var echo = Integrity::Echo::_narrow(object);
       if (CORBA::is_nil(echo)) {
         std::cerr << "omni_bench_client: '" << opts.object << "' is not an Integrity::Echo\n";

@@ -24,9 +24,12 @@ REQUIRED = {
                                   "ratio_to_socket"]},
     "latency": {"latency.csv": ["series", "mode", "type", "units", "bytes", "servants", "invocation", "samples",
                                 "mean_us", "median_us", "p99_us", "stddev_us", "first_us", "ratio_to_socket", "link",
-                                "interface", "dii_request"],
+                                "interface", "dii_request", "transport"],
                 "latency_trends.csv": ["series", "mode", "type", "fixed_us", "per_byte_ns", "interface",
-                                       "dii_request"]},
+                                       "dii_request", "transport"]},
+    "handshake": {"handshake.csv": ["series", "transport", "connections", "rounds", "mean_us", "median_us", "p99_us",
+                                    "ci_low_us", "ci_high_us", "connections_per_s", "ratio_to_socket",
+                                    "ratio_to_iiop", "request_bytes", "reply_bytes", "link"]},
     "soak": {"soak.csv": ["model", "phase", "requests_done", "elapsed_s", "rss_kb", "descriptors", "threads",
                           "failures", "servants", "clients"]},
     "load": {"load.csv": ["series", "concurrency", "connections", "requests_per_s", "p50_us", "p99_us",
@@ -37,11 +40,11 @@ REQUIRED = {
                                             "slow_requests", "slow_p50_ms", "slow_p99_ms", "server_cpu_pct",
                                             "server_rss_kb", "call", "fast_requests", "errors"]},
     "ttcp": {"ttcp.csv": ["series", "type", "buffer_bytes", "socket_queue_bytes", "total_bytes", "runs", "seconds",
-                          "mbps", "mbps_min", "mbps_max", "ratio_to_socket", "link"]},
+                          "mbps", "mbps_min", "mbps_max", "ratio_to_socket", "link", "transport"]},
 }
 POSITIVE = {"fast_requests_per_s", "fast_p50_us", "fast_p99_us", "fast_requests", "requests_per_s", "p50_us", "server_rss_kb", "requests", "connections", "runs", "mbps_min", "mbps_max", "samples", "mean_us", "median_us", "p99_us", "seconds", "mbps", "servants", "operations",
             "total_bytes", "buffer_bytes", "rounds", "round", "ci_low_us", "ci_high_us", "ci_coverage"}
-NON_NEGATIVE = {"slow_requests", "slow_p50_ms", "slow_p99_ms", "blocking_fraction", "blocking_ms", "server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns",
+NON_NEGATIVE = {"connections_per_s", "ratio_to_iiop", "slow_requests", "slow_p50_ms", "slow_p99_ms", "blocking_fraction", "blocking_ms", "server_cpu_pct", "errors", "ratio_to_socket", "stddev_us", "first_us", "demux_ns", "servant_demux_ns",
                 "operation_demux_ns", "mbps_ci_low", "mbps_ci_high", "demux_ns_ci_low", "demux_ns_ci_high"}
 FINITE = {"fixed_us", "per_byte_ns", "fixed_ratio_to_socket", "per_byte_ratio_to_socket"}  # fits may dip below 0
 # Files whose columns mean something else than the same names elsewhere (demux_added.csv's rounds may be
@@ -54,6 +57,27 @@ INVOCATIONS = {"request-train", "round-robin", "random", "worst-case"}
 def fail(message):
     print(f"check_results: FAIL: {message}", file=sys.stderr)
     sys.exit(1)
+
+
+def check_transports(out_dir, command, args):
+    """--transport: our ORB's rows over each transport asked for and no other, the baselines' over
+    tcp; the summary names the ssliop series."""
+    name = {"latency": "latency.csv", "ttcp": "ttcp.csv", "handshake": "handshake.csv"}[command]
+    with open(os.path.join(out_dir, name), newline="") as f:
+        rows = list(csv.DictReader(f))
+    asked = option(args, "--transport", "iiop").split(",")
+    ours = {r["transport"] for r in rows if r["series"] == "switchyard"}
+    if ours != set(asked):
+        fail(f"{name}: switchyard rows over {sorted(ours)}, asked {sorted(asked)}")
+    for r in rows:
+        if r["series"] in ("socket", "ace") and r["transport"] != "tcp":
+            fail(f"{name}: the {r['series']} baseline over '{r['transport']}', not tcp")
+        if r["series"] == "omniorb" and r["transport"] not in ("iiop", "ssliop"):
+            fail(f"{name}: omniorb over '{r['transport']}'")
+    if "ssliop" in asked and command != "handshake":
+        with open(os.path.join(out_dir, "summary.md")) as f:
+            if "switchyard ssliop" not in f.read():
+                fail("summary.md has no column for switchyard ssliop")
 
 
 def option(args, name, default):
@@ -300,6 +324,8 @@ def main():
         for s in ("switchyard", "socket", "ace"):
             if s not in {r["series"] for r in rows}:
                 fail(f"ttcp.csv lacks the {s} series")
+    if command in ("latency", "ttcp", "handshake"):
+        check_transports(out_dir, command, sys.argv[4:])
     if command == "soak":
         with open(os.path.join(out_dir, "soak.csv"), newline="") as f:
             rows = list(csv.DictReader(f))

@@ -4,7 +4,7 @@
 Usage: /usr/bin/python3 sy_bench_report.py DIR
 
 Reads whichever of demux_added.csv, demux.csv, whitebox.csv, latency.csv, latency_trends.csv,
-ttcp.csv, soak.csv, load.csv, load_blocking.csv exist.
+ttcp.csv, handshake.csv, soak.csv, load.csv, load_blocking.csv exist.
 Plots need matplotlib (Debian's python3-matplotlib, Agg backend); without it the summary is
 still written and a note goes to stderr. Standard library otherwise.
 """
@@ -529,14 +529,21 @@ def demux_section(out_dir, rows, white, round_rows, pngs, added=()):
 
 # ---- latency -------------------------------------------------------------------------------------
 
+def transport_suffix(r):
+    """" ssliop" (or " uiop") for rows of our ORB or omniORB over another transport than plain IIOP;
+    "" for IIOP, the baselines (transport tcp) and CSVs from before the transport column."""
+    t = r.get("transport", "") or ""
+    return "" if t in ("", "iiop", "tcp") else f" {t}"
+
+
 def latency_label(r):
-    """The column (and plot line) of a latency.csv or latency_trends.csv row: its series, and for
-    calls through the DII the way the request was made ("switchyard dii-reuse"). Rows of stubs
-    (interface sii) and of the baselines (interface empty), and CSVs from before the column, keep
-    the series' name."""
+    """The column (and plot line) of a latency.csv or latency_trends.csv row: its series, its
+    transport when not plain IIOP ("switchyard ssliop"), and for calls through the DII the way the
+    request was made ("switchyard dii-reuse"). Rows of stubs (interface sii) and of the baselines
+    (interface empty), and CSVs from before the columns, keep the series' name."""
     if r.get("interface", "") == "dii":
-        return f"{r['series']} dii-{r.get('dii_request') or 'reuse'}"
-    return r["series"]
+        return f"{r['series']}{transport_suffix(r)} dii-{r.get('dii_request') or 'reuse'}"
+    return r["series"] + transport_suffix(r)
 
 
 def latency_section(out_dir, rows, trends, pngs):
@@ -546,9 +553,13 @@ def latency_section(out_dir, rows, trends, pngs):
         if latency_label(r) not in series:
             series.append(latency_label(r))
     # DII columns beside their series' stubs: (DII label, SII label) where both were measured.
-    dii_pairs = [(lab, r["series"]) for lab in series for r in rows
-                 if latency_label(r) == lab and r.get("interface", "") == "dii" and r["series"] in series]
+    dii_pairs = [(lab, r["series"] + transport_suffix(r)) for lab in series for r in rows
+                 if latency_label(r) == lab and r.get("interface", "") == "dii"
+                 and r["series"] + transport_suffix(r) in series]
     dii_pairs = list(dict.fromkeys(dii_pairs))
+    # TLS columns: a series over ssliop against the same series over plain IIOP, same case.
+    tls_pairs = [(lab, lab.replace(" ssliop", "", 1)) for lab in series
+                 if " ssliop" in lab and lab.replace(" ssliop", "", 1) in series]
     modes = [m for m in ("twoway", "oneway") if any(r["mode"] == m for r in rows)]
     key = {(latency_label(r), r["mode"], r["type"], int(r["units"])): r for r in rows}
     for mode in modes:
@@ -570,12 +581,15 @@ def latency_section(out_dir, rows, trends, pngs):
                 low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
                 line.append(fmt(num(r["median_us"])) + (f" [{fmt(low)}, {fmt(high)}]" if low is not None else "")
                             + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
-            for dii, sii in dii_pairs:
+            for dii, sii in dii_pairs + tls_pairs:
                 a, b = key.get((dii, mode, t, u)), key.get((sii, mode, t, u))
                 ratio = num(a["median_us"]) / num(b["median_us"]) if a and b and num(b["median_us"]) else None
                 line.append(f"{ratio:.2f}" if ratio is not None else "")
             table.append(line)
-        text.append(md_table(["type", "units"] + series + [f"{d} / {s}" for d, s in dii_pairs], table))
+        text.append(md_table(["type", "units"] + series + [f"{d} / {s}" for d, s in dii_pairs + tls_pairs], table))
+    if tls_pairs:
+        text.append("\nThe `ssliop / ` columns: latency over TLS (ssliop) over the same series' plain IIOP, same "
+                    "case, medians (docs/experiments.md, \"TLS\").\n")
     if dii_pairs:
         text.append("\nThe `/` columns: DII over stub (SII) latency for the same case and series, medians "
                     "(latency paper, figures 11-26; docs/experiments.md, \"Static and dynamic invocation\").\n")
@@ -630,6 +644,26 @@ def latency_section(out_dir, rows, trends, pngs):
     return "\n".join(text)
 
 
+# ---- handshake -----------------------------------------------------------------------------------
+
+def handshake_section(rows):
+    text = ["## New connections: connect, TLS handshake, first call (sy-bench handshake)\n",
+            "Each sample: a client that has never reached the server connects and makes one two-way "
+            "null call (the socket: connect, the same request bytes, the same reply bytes). Median of "
+            "the round medians [95 % interval], connections per second one after another (1 / median), "
+            "and ratios to the socket and to the same ORB over plain IIOP, of the same run.\n"]
+    table = []
+    for r in rows:
+        low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
+        table.append([r["series"], r["transport"], fmt(num(r["median_us"]), 1)
+                      + (f" [{fmt(low, 1)}, {fmt(high, 1)}]" if low is not None and high is not None else ""),
+                      r["connections_per_s"], fmt(num(r["p99_us"]), 1), r.get("ratio_to_socket", ""),
+                      r.get("ratio_to_iiop", ""), r["connections"]])
+    text.append(md_table(["series", "transport", "median us [95 %]", "connections/s", "p99 us", "/ socket",
+                          "/ iiop", "connections"], table))
+    return "\n".join(text)
+
+
 # ---- ttcp ----------------------------------------------------------------------------------------
 
 def ttcp_section(out_dir, rows, pngs):
@@ -638,10 +672,12 @@ def ttcp_section(out_dir, rows, pngs):
             f"Link: {', '.join(links)}. Mbit/s of the median run, its ratio to the C sockets of the same "
             "buffer and queue, and (from 6 runs on) the median's 95 % interval [low, high]; runs of all "
             "points interleaved in shuffled rounds.\n"]
+    def label(r):
+        return r["series"] + transport_suffix(r)
     series = []
     for r in rows:
-        if r["series"] not in series:
-            series.append(r["series"])
+        if label(r) not in series:
+            series.append(label(r))
     queues = []
     for r in rows:
         if r["socket_queue_bytes"] not in queues:
@@ -650,8 +686,11 @@ def ttcp_section(out_dir, rows, pngs):
     for r in rows:
         if r["type"] not in types:
             types.append(r["type"])
-    key = {(r["series"], r["type"], int(r["buffer_bytes"]), r["socket_queue_bytes"]): r for r in rows}
+    key = {(label(r), r["type"], int(r["buffer_bytes"]), r["socket_queue_bytes"]): r for r in rows}
     buffers = sorted({int(r["buffer_bytes"]) for r in rows})
+    # TLS columns: a series over ssliop against the same series over plain IIOP (Mbit/s ratio).
+    tls_pairs = [(s, s.replace(" ssliop", "", 1)) for s in series
+                 if " ssliop" in s and s.replace(" ssliop", "", 1) in series]
     for q in queues:
         qname = "OS default" if q in ("0", "default") else f"{int(q) // 1024} K"
         text.append(f"\n### socket queue {qname}: Mbit/s (ratio to C sockets)\n")
@@ -670,9 +709,13 @@ def ttcp_section(out_dir, rows, pngs):
                     low, high = num(r.get("mbps_ci_low")), num(r.get("mbps_ci_high"))
                     line.append(fmt(num(r["mbps"]), 0) + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else "")
                                 + (f" [{low:.0f}, {high:.0f}]" if low is not None and high is not None else ""))
+                for tls, plain in tls_pairs:
+                    a, c = key.get((tls, t, b, q)), key.get((plain, t, b, q))
+                    ratio = num(a["mbps"]) / num(c["mbps"]) if a and c and num(c["mbps"]) else None
+                    line.append(f"{ratio:.2f}" if ratio is not None else "")
                 if present:
                     table.append(line)
-        text.append(md_table(["type", "buffer"] + series, table))
+        text.append(md_table(["type", "buffer"] + series + [f"{t} / {p}" for t, p in tls_pairs], table))
     if plt is not None and rows:
         fig, axes = plt.subplots(len(queues), len(types), figsize=(4.0 * len(types), 3.2 * len(queues)),
                                  squeeze=False)
@@ -682,7 +725,7 @@ def ttcp_section(out_dir, rows, pngs):
                 for s in series:
                     pts = sorted((int(r["buffer_bytes"]), num(r["mbps"]), num(r.get("mbps_ci_low")),
                                   num(r.get("mbps_ci_high"))) for r in rows
-                                 if r["series"] == s and r["type"] == t and r["socket_queue_bytes"] == q)
+                                 if label(r) == s and r["type"] == t and r["socket_queue_bytes"] == q)
                     if pts:
                         below = [p[1] - p[2] if p[2] is not None else 0.0 for p in pts]
                         above = [p[3] - p[1] if p[3] is not None else 0.0 for p in pts]
@@ -996,6 +1039,9 @@ def main():
     ttcp = read(os.path.join(out_dir, "ttcp.csv"))
     if ttcp:
         sections.append(ttcp_section(out_dir, ttcp, pngs))
+    handshake = read(os.path.join(out_dir, "handshake.csv"))
+    if handshake:
+        sections.append(handshake_section(handshake))
     soak = read(os.path.join(out_dir, "soak.csv"))
     if soak:
         sections.append(soak_section(soak))

@@ -169,7 +169,7 @@ void arg_parser::finish() {
   if (!args_.empty()) throw usage_error("unknown argument '" + args_.front() + "'");
 }
 
-common_options parse_common(arg_parser& args) {
+common_options parse_common(arg_parser& args, bool transport_list) {
   common_options options;
   bool quick = args.flag("--quick");
   bool paper = args.flag("--paper");
@@ -181,10 +181,22 @@ common_options parse_common(arg_parser& args) {
     else if (*pin == "none") options.pin = pin_mode::none;
     else throw usage_error("--pin: expected same, split or none, got '" + *pin + "'");
   }
-  if (auto transport = args.value("--transport")) {
+  if (transport_list) {
+    options.transports = args.list("--transport", {"iiop"});
+    for (auto& t : options.transports)
+      if (t != "iiop" && t != "uiop" && t != "ssliop")
+        throw usage_error("--transport: expected iiop, ssliop or uiop (or a list: iiop,ssliop), got '" + t + "'");
+    for (std::size_t i = 0; i < options.transports.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (options.transports[i] == options.transports[j])
+          throw usage_error("--transport: '" + options.transports[i] + "' twice");
+    options.transport = options.transports.front();
+    if (auto certs = args.value("--tls-certs")) options.tls_certs = *certs;
+  } else if (auto transport = args.value("--transport")) {
     if (*transport != "iiop" && *transport != "uiop")
       throw usage_error("--transport: expected iiop or uiop, got '" + *transport + "'");
     options.transport = *transport;
+    options.transports = {*transport};
   }
   options.collocated = args.flag("--collocated");
   options.netns = args.flag("--netns");
@@ -195,7 +207,7 @@ common_options parse_common(arg_parser& args) {
   }
   if (options.netns && options.collocated)
     throw usage_error("--netns puts the server in another network namespace: not with --collocated");
-  if (options.netns && options.transport != "iiop")
+  if (options.netns && (options.transports.size() != 1 || options.transport != "iiop"))
     throw usage_error("--netns crosses a veth pair with TCP: --transport iiop only");
   auto out = args.value("--out");
   options.out = out ? std::filesystem::path(*out) : default_out_dir();
@@ -238,6 +250,8 @@ void note_run(const common_options& options, const std::string& experiment, cons
     }
     std::fclose(loadavg);
   }
+  std::string transport_label;
+  for (auto& t : options.transports) transport_label += (transport_label.empty() ? "" : ",") + t;
   std::FILE* out = std::fopen((options.out / "run.txt").c_str(), "a");
   if (out == nullptr) return;
   std::fprintf(
@@ -246,7 +260,7 @@ void note_run(const common_options& options, const std::string& experiment, cons
       options.pin == pin_mode::same    ? "same"
       : options.pin == pin_mode::split ? "split"
                                        : "none",
-      options.collocated ? "collocated" : options.transport.c_str(), link_label(options).c_str(),
+      options.collocated ? "collocated" : transport_label.c_str(), link_label(options).c_str(),
       sysconf(_SC_NPROCESSORS_ONLN), load.c_str(), detail.c_str(), revision.c_str());
   std::fclose(out);
 }

@@ -48,7 +48,12 @@ struct common_options {
   std::filesystem::path out;
   preset size = preset::standard;
   pin_mode pin = pin_mode::same;
-  std::string transport = "iiop";  // iiop | uiop
+  std::string transport = "iiop";  // iiop | uiop | ssliop: the first of `transports`
+  // latency, ttcp and handshake take a list (--transport iiop,ssliop): our ORB's and omniORB's
+  // series are run over each; the others take one, iiop or uiop.
+  std::vector<std::string> transports{"iiop"};
+  // --tls-certs DIR (with ssliop): certificates to use instead of make-tls-certs' (tls_material.h).
+  std::filesystem::path tls_certs;
   bool collocated = false;
   std::vector<std::string> orb_args;
   // --netns: servers in a network namespace of their own, this process and its clients in
@@ -59,8 +64,10 @@ struct common_options {
   std::shared_ptr<network_namespaces> network;
 };
 
-// --out, --quick, --paper, --pin, --transport, --collocated, --netns, --link.
-common_options parse_common(arg_parser& args);
+// --out, --quick, --paper, --pin, --transport, --collocated, --netns, --link. `transport_list`:
+// --transport is a list of iiop, uiop and ssliop (latency, ttcp, handshake); otherwise one of iiop
+// and uiop.
+common_options parse_common(arg_parser& args, bool transport_list = false);
 
 // With --netns: makes the namespaces, the veth pair and omniNames, and moves this process into
 // the clients' namespace (before any ORB or thread starts). Raises std::runtime_error saying what

@@ -11,6 +11,7 @@ namespace switchyard::bench {
 int demux_main(std::vector<std::string> args);
 int latency_main(std::vector<std::string> args);
 int ttcp_main(std::vector<std::string> args);
+int handshake_main(std::vector<std::string> args);
 int soak_main(std::vector<std::string> args);
 int load_main(std::vector<std::string> args);
 int report_main(std::vector<std::string> args);

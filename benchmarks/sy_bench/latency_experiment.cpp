@@ -23,6 +23,7 @@
 #include "benchmarks/sy_bench/experiments.h"
 #include "benchmarks/sy_bench/peer_tools.h"
 #include "benchmarks/sy_bench/statistics.h"
+#include "benchmarks/sy_bench/tls_material.h"
 #include "switchyard/invocation.h"
 #include "switchyard/orb.h"
 
@@ -102,6 +103,7 @@ struct result_row {
   median_interval median;   // of the round medians: the figure reported
   std::string interface;    // "sii" or "dii" for our ORB and omniORB, "" for the baselines
   std::string dii_request;  // "reuse" or "per-call" for dii
+  std::string transport;    // iiop, ssliop, uiop; "tcp" for the baselines
 };
 
 // One case of one series: `run(n, warmup, out)` measures n samples (us) after `warmup` untimed
@@ -114,6 +116,17 @@ struct latency_point {
   bool dead = false;
   std::string interface {
   }, dii_request{};  // as result_row's
+  std::string transport = "tcp";
+};
+
+// Our ORB over one transport: its server, the client ORB that calls it (the shared one, or one
+// with the TLS client options), the references.
+struct switchyard_side {
+  std::string transport;
+  std::unique_ptr<bench_server> server;
+  std::shared_ptr<orb> own_client;  // ssliop: a client ORB of its own (destroyed at the end)
+  std::vector<object_ref> targets;
+  object_ref echo;
 };
 
 std::string mode_name(bool twoway) { return twoway ? "twoway" : "oneway"; }
@@ -190,7 +203,7 @@ std::string omni_type(const latency_case& c) {
 
 int latency_main(std::vector<std::string> args) {
   arg_parser parser(std::move(args));
-  auto common = parse_common(parser);
+  auto common = parse_common(parser, true);
   bool quick = common.size == preset::quick;
   auto modes =
       parser.list("--mode", quick ? std::vector<std::string>{"twoway"} : std::vector<std::string>{"twoway", "oneway"});
@@ -274,21 +287,42 @@ int latency_main(std::vector<std::string> args) {
   // point's samples (a point: a series and a case), the points in a freshly shuffled order, so a
   // busy stretch of the machine slows every series alike (docs/experiments.md).
   std::vector<latency_point> points;
-  std::unique_ptr<bench_server> server;
-  std::vector<object_ref> targets;
-  object_ref echo;
+  std::vector<std::unique_ptr<switchyard_side>> sides;
   std::vector<std::unique_ptr<case_call>> calls;
   std::vector<std::unique_ptr<baseline_server>> baseline_servers;
-  std::unique_ptr<omni_server> omni;
+  std::vector<std::unique_ptr<omni_server>> omnis;
+  // --transport ssliop: certificates for our ORB's and omniORB's servers and clients, made once.
+  std::unique_ptr<tls_material> tls;
+  if (std::find(common.transports.begin(), common.transports.end(), "ssliop") != common.transports.end())
+    tls = std::make_unique<tls_material>(common.tls_certs);
   std::mt19937 random(7);
-  if (wants("switchyard")) {
-    server = std::make_unique<bench_server>(common, servants, 0, std::vector<std::string>{"-ORBInstrument", "0"},
-                                            common.out);
-    auto& orb = server->local_orb() ? server->local_orb() : client;
-    for (auto& ior : server->ttcp_iors()) targets.push_back(orb->string_to_object(ior));
-    echo = orb->string_to_object(server->echo_ior());
+  for (auto& transport : common.transports) {
+    if (!wants("switchyard")) break;
+    auto side = std::make_unique<switchyard_side>();
+    side->transport = transport;
+    common_options over = common;
+    over.transport = transport;
+    std::vector<std::string> server_args = {"-ORBInstrument", "0"};
+    std::shared_ptr<orb> side_client = client;
+    if (transport == "ssliop") {
+      auto more = tls->server_args(host);
+      server_args.insert(server_args.end(), more.begin(), more.end());
+      if (!common.collocated) {
+        auto client_args = common.orb_args;
+        auto mine = tls->client_args();
+        client_args.insert(client_args.end(), mine.begin(), mine.end());
+        side->own_client = orb_init(client_args);
+        side_client = side->own_client;
+      }
+    }
+    side->server = std::make_unique<bench_server>(over, servants, 0, server_args, common.out);
+    auto& orb = side->server->local_orb() ? side->server->local_orb() : side_client;
+    for (auto& ior : side->server->ttcp_iors()) side->targets.push_back(orb->string_to_object(ior));
+    side->echo = orb->string_to_object(side->server->echo_ior());
     payload none(element_type::none, 0);
-    for (auto& t : targets) send(t, none, true);
+    for (auto& t : side->targets) send(t, none, true);
+    auto& targets = side->targets;
+    auto& echo = side->echo;
     for (auto& interface : interfaces) {
       bool dii = interface == "dii";
       for (auto& c : cases) {
@@ -318,9 +352,11 @@ int latency_main(std::vector<std::string> args) {
                if (oneway) send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
              }});
         points.back().interface = interface;
+        points.back().transport = transport;
         if (dii) points.back().dii_request = std::string(to_string(*dii_request));
       }
     }
+    sides.push_back(std::move(side));
   }
   for (const char* baseline : {"socket", "ace"}) {
     if (!wants(baseline)) continue;
@@ -351,45 +387,57 @@ int latency_main(std::vector<std::string> args) {
            }});
     }
   }
+  // omniORB over each transport asked for (iiop for uiop: its peers speak TCP or SSL).
+  std::vector<std::string> omni_transports;
+  for (auto& t : common.transports)
+    if (std::find(omni_transports.begin(), omni_transports.end(), omni_transport(t)) == omni_transports.end())
+      omni_transports.push_back(omni_transport(t));
   if (wants("omniorb")) {
     auto server_program = built_tool("peers/omni_server");
     auto client_program = built_tool("peers/omni_bench_client");
     if (!server_program || !client_program) {
       std::cerr << "latency: omniORB peers not built: no omniorb series\n";
     } else {
-      try {
-        omni = std::make_unique<omni_server>(*server_program, common.out, 1, 0, std::vector<std::string>{}, host);
-        auto samples_file = common.out / ".samples-omniorb";
-        for (auto& c : cases) {
-          auto type = omni_type(c);
-          if (type.empty()) continue;
-          std::vector<std::string> argv = {client_program->string(),
-                                           "--ior-file",
-                                           omni->ior_file().string(),
-                                           "--object",
-                                           c.echo ? "echo" : "ttcp/0",
-                                           "latency",
-                                           "--mode",
-                                           mode_name(c.twoway),
-                                           "--type",
-                                           type,
-                                           "--units",
-                                           std::to_string(std::max<std::size_t>(c.units, 1)),
-                                           "--samples-out",
-                                           samples_file.string()};
-          points.push_back({"omniorb", c,
-                            [argv, samples_file, &common](std::size_t n, std::size_t warmup, std::vector<double>& out) {
-                              auto with_counts = argv;
-                              with_counts.insert(with_counts.end(),
-                                                 {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
-                              run_client(with_counts, common.out);
-                              auto got = read_samples_us(samples_file);
-                              out.insert(out.end(), got.begin(), got.end());
-                            }});
-          points.back().interface = "sii";  // omni_bench_client's stubs
+      for (auto& transport : omni_transports) {
+        try {
+          std::vector<std::string> ssl;
+          if (transport == "ssliop") ssl = tls->omni_args();
+          omnis.push_back(std::make_unique<omni_server>(*server_program, common.out, 1, 0, ssl, host));
+          auto samples_file = common.out / ".samples-omniorb";
+          for (auto& c : cases) {
+            auto type = omni_type(c);
+            if (type.empty()) continue;
+            std::vector<std::string> argv = {client_program->string(),
+                                             "--ior-file",
+                                             omnis.back()->ior_file().string(),
+                                             "--object",
+                                             c.echo ? "echo" : "ttcp/0",
+                                             "latency",
+                                             "--mode",
+                                             mode_name(c.twoway),
+                                             "--type",
+                                             type,
+                                             "--units",
+                                             std::to_string(std::max<std::size_t>(c.units, 1)),
+                                             "--samples-out",
+                                             samples_file.string()};
+            argv.insert(argv.end(), ssl.begin(), ssl.end());
+            points.push_back(
+                {"omniorb", c,
+                 [argv, samples_file, &common](std::size_t n, std::size_t warmup, std::vector<double>& out) {
+                   auto with_counts = argv;
+                   with_counts.insert(with_counts.end(),
+                                      {"--samples", std::to_string(n), "--warmup", std::to_string(warmup)});
+                   run_client(with_counts, common.out);
+                   auto got = read_samples_us(samples_file);
+                   out.insert(out.end(), got.begin(), got.end());
+                 }});
+            points.back().interface = "sii";  // omni_bench_client's stubs
+            points.back().transport = transport;
+          }
+        } catch (const std::exception& e) {
+          std::cerr << "latency: omniorb " << transport << " series skipped: " << e.what() << "\n";
         }
-      } catch (const std::exception& e) {
-        std::cerr << "latency: omniorb series skipped: " << e.what() << "\n";
       }
     }
   }
@@ -410,8 +458,8 @@ int latency_main(std::vector<std::string> args) {
         point.run(n, warmup, round_samples);
       } catch (const std::exception& e) {
         if (point.series != "omniorb") throw;
-        std::cerr << "latency omniorb " << mode_name(point.c.twoway) << " " << type_name(point.c) << ": " << e.what()
-                  << "\n";
+        std::cerr << "latency omniorb " << point.transport << " " << mode_name(point.c.twoway) << " "
+                  << type_name(point.c) << ": " << e.what() << "\n";
         point.dead = true;
         continue;
       }
@@ -421,13 +469,15 @@ int latency_main(std::vector<std::string> args) {
     }
     std::cerr << "latency: round " << round + 1 << "/" << rounds << " of " << points.size() << " points\n";
   }
-  if (server) server->stop();
+  for (auto& side : sides) side->server->stop();
   baseline_servers.clear();
-  omni.reset();
+  omnis.clear();
   for (const char* name : {".samples-socket", ".samples-ace", ".samples-omniorb"}) {
     std::error_code ignored;
     std::filesystem::remove(common.out / name, ignored);
   }
+  for (auto& side : sides)
+    if (side->own_client) side->own_client->destroy();
   client->destroy();
 
   std::vector<result_row> results;
@@ -436,10 +486,12 @@ int latency_main(std::vector<std::string> args) {
     result_row row{point.series,           point.c,
                    sizes[key_of(point.c)], summarize(point.samples),
                    point.round_median_us,  median_with_interval(point.round_median_us),
-                   point.interface,        point.dii_request};
-    std::cerr << "latency " << row.series << (row.interface == "dii" ? " dii " + row.dii_request : "") << " "
-              << mode_name(row.c.twoway) << " " << type_name(row.c) << " x" << row.c.units << ": median "
-              << format_number(row.median.median, 2) << " us";
+                   point.interface,        point.dii_request,
+                   point.transport};
+    std::cerr << "latency " << row.series
+              << (row.transport == "iiop" || row.transport == "tcp" ? "" : " " + row.transport)
+              << (row.interface == "dii" ? " dii " + row.dii_request : "") << " " << mode_name(row.c.twoway) << " "
+              << type_name(row.c) << " x" << row.c.units << ": median " << format_number(row.median.median, 2) << " us";
     if (row.median.has_interval())
       std::cerr << " [" << format_number(row.median.low, 2) << ", " << format_number(row.median.high, 2) << "]";
     std::cerr << "\n";
@@ -476,7 +528,8 @@ int latency_main(std::vector<std::string> args) {
                    "ci_high_us",
                    "pooled_median_us",
                    "interface",
-                   "dii_request"};
+                   "dii_request",
+                   "transport"};
   for (auto& r : results) {
     auto it = socket_mean.find(key_of(r.c));
     std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.median.median / it->second, 3) : "";
@@ -504,7 +557,8 @@ int latency_main(std::vector<std::string> args) {
                r.median.has_interval() ? format_number(r.median.high) : "",
                format_number(r.stats.median),
                r.interface,
-               r.dii_request});
+               r.dii_request,
+               r.transport});
   }
   table.write(common.out / "latency.csv");
 
@@ -518,13 +572,14 @@ int latency_main(std::vector<std::string> args) {
                     "fixed_ratio_to_socket",
                     "per_byte_ratio_to_socket",
                     "interface",
-                    "dii_request"};
-  // (series, mode, type, interface, dii_request)
-  using trend_key = std::tuple<std::string, bool, std::string, std::string, std::string>;
+                    "dii_request",
+                    "transport"};
+  // (series, mode, type, interface, dii_request, transport)
+  using trend_key = std::tuple<std::string, bool, std::string, std::string, std::string, std::string>;
   std::map<trend_key, std::pair<std::vector<double>, std::vector<double>>> trend_points;
   for (auto& r : results) {
     if (!r.c.echo && r.c.type == element_type::none) continue;
-    auto& p = trend_points[{r.series, r.c.twoway, type_name(r.c), r.interface, r.dii_request}];
+    auto& p = trend_points[{r.series, r.c.twoway, type_name(r.c), r.interface, r.dii_request, r.transport}];
     p.first.push_back(static_cast<double>(r.c.units * unit_bytes(r.c)));
     p.second.push_back(r.median.median);
   }
@@ -543,7 +598,7 @@ int latency_main(std::vector<std::string> args) {
     }
     trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::get<2>(key), format_number(line.fixed, 4),
                 format_number(line.per_unit * 1000.0, 4), std::to_string(line.points), fixed_ratio, byte_ratio,
-                std::get<3>(key), std::get<4>(key)});
+                std::get<3>(key), std::get<4>(key), std::get<5>(key)});
   }
   trends.write(common.out / "latency_trends.csv");
   std::cerr << "latency: " << table.rows.size() << " rows -> " << (common.out / "latency.csv").string() << "\n";

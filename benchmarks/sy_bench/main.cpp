@@ -28,6 +28,8 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--interface sii,dii] [--dii-request reuse|per-call]
   ttcp    [--types octet,...] [--buffers 1K,...,128K] [--queues 8K,64K,default] [--total-bytes 64M]
           [--repeats 5] [--series switchyard,socket,ace,omniorb]
+  handshake [--connections 2000] [--rounds 10] [--batch 50] [--series switchyard,socket,omniorb]
+          (a new connection and its first two-way call per sample; the client ORBs are made beforehand)
   soak    [--requests 10000000] [--servants 1000] [--clients 4]
           [--models adaptive,reactive,thread-per-connection,thread-pool]
   load    [--connections 1,4,16,64,256,1024] [--calls null,octet1k] [--window-ms 5000] [--warmup-ms 1000]
@@ -39,6 +41,9 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           --mix blocking: 1 % of the calls nap 10 ms, each point also fast-only, to load_blocking.csv)
   report  DIR
 every experiment: [--out DIR] [--quick | --paper] [--pin same|split|none] [--transport iiop|uiop] [--collocated]
+latency, ttcp, handshake: [--transport iiop,ssliop,uiop]  our ORB's and omniORB's series over each (ssliop: TLS,
+  client certificates required, certificates by scripts/make-tls-certs in a temporary folder, or
+  [--tls-certs DIR] with the same file names); the baselines stay TCP
 demux, latency, ttcp: [--netns] [--link RATE[,DELAY]]  servers and clients in network namespaces of their own,
   joined by a veth pair (shaped by tc with --link, e.g. 155mbit; needs root), references through omniNames
 --no-object-id-table (server, demux): perfect servant demux by the run-time hash alone, without the
@@ -61,6 +66,7 @@ int main(int argc, char** argv) {
     if (command == "demux") return switchyard::bench::demux_main(args);
     if (command == "latency") return switchyard::bench::latency_main(args);
     if (command == "ttcp") return switchyard::bench::ttcp_main(args);
+    if (command == "handshake") return switchyard::bench::handshake_main(args);
     if (command == "soak") return switchyard::bench::soak_main(args);
     if (command == "load") return switchyard::bench::load_main(args);
     if (command == "load-client") return switchyard::bench::load_client_main(args);  // started by `load`

@@ -23,6 +23,7 @@
 #include "benchmarks/sy_bench/network_namespaces.h"
 #include "benchmarks/sy_bench/peer_tools.h"
 #include "benchmarks/sy_bench/statistics.h"
+#include "benchmarks/sy_bench/tls_material.h"
 #include "switchyard/orb.h"
 
 namespace switchyard::bench {
@@ -32,7 +33,8 @@ struct ttcp_row {
   std::string series;
   element_type type;
   std::size_t buffer, queue, total;
-  std::vector<double> runs;  // seconds of each run; the row reports their median
+  std::vector<double> runs;       // seconds of each run; the row reports their median
+  std::string transport = "tcp";  // iiop, ssliop, uiop; "tcp" for the baselines
   double seconds() const { return summarize(runs).median; }
 };
 
@@ -57,7 +59,7 @@ struct switchyard_side {
 
 int ttcp_main(std::vector<std::string> args) {
   arg_parser parser(std::move(args));
-  auto common = parse_common(parser);
+  auto common = parse_common(parser, true);
   bool quick = common.size == preset::quick;
   auto type_names =
       parser.list("--types", quick ? std::vector<std::string>{"octet", "binstruct"}
@@ -119,6 +121,14 @@ int ttcp_main(std::vector<std::string> args) {
   std::vector<std::unique_ptr<omni_server>> omnis;
   payload none(element_type::none, 0);
   std::map<std::pair<element_type, std::size_t>, std::unique_ptr<payload>> payloads;
+  // --transport ssliop: certificates for our ORB's and omniORB's servers and clients, made once.
+  std::unique_ptr<tls_material> tls;
+  if (std::find(common.transports.begin(), common.transports.end(), "ssliop") != common.transports.end())
+    tls = std::make_unique<tls_material>(common.tls_certs);
+  std::vector<std::string> omni_transports;
+  for (auto& t : common.transports)
+    if (std::find(omni_transports.begin(), omni_transports.end(), omni_transport(t)) == omni_transports.end())
+      omni_transports.push_back(omni_transport(t));
   auto payload_for = [&](element_type type, std::size_t units) -> const payload& {
     auto& slot = payloads[{type, units}];
     if (!slot) slot = std::make_unique<payload>(type, units);
@@ -128,11 +138,21 @@ int ttcp_main(std::vector<std::string> args) {
     std::vector<std::string> queue_args;
     if (queue != 0)
       queue_args = {"-ORBSendBufferSize", std::to_string(queue), "-ORBRecvBufferSize", std::to_string(queue)};
-    if (wants("switchyard")) {
+    for (auto& transport : common.transports) {
+      if (!wants("switchyard")) break;
       auto side = std::make_unique<switchyard_side>();
       auto client_args = common.orb_args;
       client_args.insert(client_args.end(), queue_args.begin(), queue_args.end());
-      side->server = std::make_unique<bench_server>(common, 1, 0, queue_args, common.out);
+      auto server_args = queue_args;
+      if (transport == "ssliop") {
+        auto more = tls->server_args(host);
+        server_args.insert(server_args.end(), more.begin(), more.end());
+        auto mine = tls->client_args();
+        client_args.insert(client_args.end(), mine.begin(), mine.end());
+      }
+      common_options over = common;
+      over.transport = transport;
+      side->server = std::make_unique<bench_server>(over, 1, 0, server_args, common.out);
       side->client = side->server->local_orb() ? side->server->local_orb() : orb_init(client_args);
       side->target = side->client->string_to_object(side->server->ttcp_iors().front());
       send(side->target, none, true);
@@ -143,15 +163,16 @@ int ttcp_main(std::vector<std::string> args) {
           std::size_t sends = std::max<std::size_t>(1, total / bytes);
           const payload& data = payload_for(type, units);
           auto& target = side->target;
-          points.push_back({{"switchyard", type, bytes, queue, sends * bytes, {}}, [&target, &data, &none, sends] {
-                              for (int i = 0; i < 4; ++i) send(target, data, false);  // buffers at full size
-                              send(target, none, true);
-                              auto t0 = std::chrono::steady_clock::now();
-                              for (std::size_t i = 0; i < sends; ++i) send(target, data, false);
-                              send(target, none, true);
-                              return std::optional<double>(
-                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-                            }});
+          points.push_back(
+              {{"switchyard", type, bytes, queue, sends * bytes, {}, transport}, [&target, &data, &none, sends] {
+                 for (int i = 0; i < 4; ++i) send(target, data, false);  // buffers at full size
+                 send(target, none, true);
+                 auto t0 = std::chrono::steady_clock::now();
+                 for (std::size_t i = 0; i < sends; ++i) send(target, data, false);
+                 send(target, none, true);
+                 return std::optional<double>(
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+               }});
         }
       }
       ours.push_back(std::move(side));
@@ -175,7 +196,7 @@ int ttcp_main(std::vector<std::string> args) {
         if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
         std::string name = baseline;
         points.push_back(
-            {{name, element_type::octet, buffer, queue, total / buffer * buffer, {}}, [argv, name, &common] {
+            {{name, element_type::octet, buffer, queue, total / buffer * buffer, {}, "tcp"}, [argv, name, &common] {
                auto seconds = parse_seconds(run_client(argv, common.out));
                if (!seconds || *seconds <= 0) throw std::runtime_error(name + "_baseline printed no time");
                return seconds;
@@ -188,41 +209,55 @@ int ttcp_main(std::vector<std::string> args) {
       if (!server_program || !client_program) {
         if (queue == queues.front()) std::cerr << "ttcp: omniORB peers not built: no omniorb series\n";
       } else {
-        try {
-          omnis.push_back(
-              std::make_unique<omni_server>(*server_program, common.out, 1, queue, std::vector<std::string>{}, host));
-        } catch (const std::exception& e) {
-          std::cerr << "ttcp: omniorb series skipped for queue " << queue_name(queue) << ": " << e.what() << "\n";
-          continue;
-        }
-        auto ior_file = omnis.back()->ior_file();
-        for (auto type : types) {
-          if (type != element_type::octet && type != element_type::binstruct) continue;
-          for (auto buffer : buffers) {
-            std::size_t bytes = std::max<std::size_t>(1, buffer / element_bytes(type)) * element_bytes(type);
-            std::size_t sent = std::max<std::size_t>(1, total / bytes) * bytes;
-            std::vector<std::string> argv = {client_program->string(),
-                                             "--ior-file",
-                                             ior_file.string(),
-                                             "--object",
-                                             "ttcp/0",
-                                             "ttcp",
-                                             "--type",
-                                             std::string(to_string(type)),
-                                             "--buffer-bytes",
-                                             std::to_string(bytes),
-                                             "--total-bytes",
-                                             std::to_string(sent),
-                                             "--oneway"};
-            if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
-            // A run that takes a minute has hung (omni_bench_client with an 8 K queue and buffers
-            // over 8 K did before the peers set queues before the TCP handshake): the point fails
-            // and is not run again.
-            points.push_back({{"omniorb", type, bytes, queue, sent, {}}, [argv, &common]() -> std::optional<double> {
-                                auto seconds = parse_seconds(run_client(argv, common.out, std::chrono::seconds(60)));
-                                if (!seconds || *seconds <= 0) return std::nullopt;
-                                return seconds;
-                              }});
+        for (auto& transport : omni_transports) {
+          std::vector<std::string> ssl;
+          if (transport == "ssliop") {
+            // omniORB's peers set socket queues on TCP only (--socket-queue with --ssl is refused).
+            if (queue != 0) {
+              std::cerr << "ttcp: no omniorb ssliop series for queue " << queue_name(queue)
+                        << " (the peers' --socket-queue is for TCP only)\n";
+              continue;
+            }
+            ssl = tls->omni_args();
+          }
+          try {
+            omnis.push_back(std::make_unique<omni_server>(*server_program, common.out, 1, queue, ssl, host));
+          } catch (const std::exception& e) {
+            std::cerr << "ttcp: omniorb " << transport << " series skipped for queue " << queue_name(queue) << ": "
+                      << e.what() << "\n";
+            continue;
+          }
+          auto ior_file = omnis.back()->ior_file();
+          for (auto type : types) {
+            if (type != element_type::octet && type != element_type::binstruct) continue;
+            for (auto buffer : buffers) {
+              std::size_t bytes = std::max<std::size_t>(1, buffer / element_bytes(type)) * element_bytes(type);
+              std::size_t sent = std::max<std::size_t>(1, total / bytes) * bytes;
+              std::vector<std::string> argv = {client_program->string(),
+                                               "--ior-file",
+                                               ior_file.string(),
+                                               "--object",
+                                               "ttcp/0",
+                                               "ttcp",
+                                               "--type",
+                                               std::string(to_string(type)),
+                                               "--buffer-bytes",
+                                               std::to_string(bytes),
+                                               "--total-bytes",
+                                               std::to_string(sent),
+                                               "--oneway"};
+              if (queue != 0) argv.insert(argv.end(), {"--socket-queue", std::to_string(queue)});
+              argv.insert(argv.end(), ssl.begin(), ssl.end());
+              // A run that takes a minute has hung (omni_bench_client with an 8 K queue and buffers
+              // over 8 K did before the peers set queues before the TCP handshake): the point fails
+              // and is not run again.
+              points.push_back(
+                  {{"omniorb", type, bytes, queue, sent, {}, transport}, [argv, &common]() -> std::optional<double> {
+                     auto seconds = parse_seconds(run_client(argv, common.out, std::chrono::seconds(60)));
+                     if (!seconds || *seconds <= 0) return std::nullopt;
+                     return seconds;
+                   }});
+            }
           }
         }
       }
@@ -243,8 +278,8 @@ int ttcp_main(std::vector<std::string> args) {
         seconds = point.run();
       } catch (const std::exception& e) {
         if (point.row.series != "omniorb") throw;
-        std::cerr << "ttcp omniorb " << to_string(point.row.type) << " buffer " << point.row.buffer << " queue "
-                  << queue_name(point.row.queue) << ": " << e.what() << "\n";
+        std::cerr << "ttcp omniorb " << point.row.transport << " " << to_string(point.row.type) << " buffer "
+                  << point.row.buffer << " queue " << queue_name(point.row.queue) << ": " << e.what() << "\n";
       }
       if (!seconds) {
         point.dead = true;
@@ -252,8 +287,8 @@ int ttcp_main(std::vector<std::string> args) {
       }
       point.row.runs.push_back(*seconds);
       if (round + 1 == repeats || repeats == 1)
-        std::cerr << "ttcp " << point.row.series << " " << to_string(point.row.type) << " buffer " << point.row.buffer
-                  << " queue " << queue_name(point.row.queue) << ": "
+        std::cerr << "ttcp " << point.row.series << " " << point.row.transport << " " << to_string(point.row.type)
+                  << " buffer " << point.row.buffer << " queue " << queue_name(point.row.queue) << ": "
                   << format_number(mbit(point.row, point.row.seconds()), 0) << " Mbit/s (median of "
                   << point.row.runs.size() << ")\n";
     }
@@ -277,9 +312,9 @@ int ttcp_main(std::vector<std::string> args) {
   for (auto& r : rows)
     if (r.series == "socket") socket_mbps[{r.buffer, r.queue}] = mbps(r);
   csv_table table;
-  table.columns = {"series",      "type",        "buffer_bytes", "socket_queue_bytes", "total_bytes",     "runs",
-                   "seconds",     "mbps",        "mbps_min",     "mbps_max",           "ratio_to_socket", "link",
-                   "mbps_ci_low", "mbps_ci_high"};
+  table.columns = {"series",      "type",         "buffer_bytes", "socket_queue_bytes", "total_bytes",     "runs",
+                   "seconds",     "mbps",         "mbps_min",     "mbps_max",           "ratio_to_socket", "link",
+                   "mbps_ci_low", "mbps_ci_high", "transport"};
   for (auto& r : rows) {
     // Buffers of BinStructs are whole structs (a 1 K buffer holds 42 of them: 1008 bytes): the
     // socket figure of the nearest power of two is the reference.
@@ -293,7 +328,7 @@ int ttcp_main(std::vector<std::string> args) {
                format_number(mbps(r), 1), rate(spread.max), rate(spread.min),
                it != socket_mbps.end() && it->second > 0 ? format_number(mbps(r) / it->second, 3) : "",
                link_label(common), interval.has_interval() ? rate(interval.high) : "",
-               interval.has_interval() ? rate(interval.low) : ""});
+               interval.has_interval() ? rate(interval.low) : "", r.transport});
   }
   table.write(common.out / "ttcp.csv");
   std::cerr << "ttcp: " << table.rows.size() << " rows -> " << (common.out / "ttcp.csv").string() << "\n";
