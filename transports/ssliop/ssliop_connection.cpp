@@ -249,9 +249,15 @@ connection::step connection::classify(int result, const char* doing) {
   }
 }
 
+// SSL_get_error needs this thread's error queue empty before the call; failures drain it
+// (classify), so it is nearly always empty: looked at, cleared only when it is not.
+static void clear_tls_errors() noexcept {
+  if (ERR_peek_error() != 0) ERR_clear_error();
+}
+
 connection::step connection::read_step(void* data, std::size_t capacity) {
   std::lock_guard lock(mutex_);
-  ERR_clear_error();
+  clear_tls_errors();
   read_wants_write_.store(false, std::memory_order_relaxed);
   std::size_t total = 0;
   auto* at = static_cast<char*>(data);
@@ -278,7 +284,7 @@ connection::step connection::read_step(void* data, std::size_t capacity) {
 
 connection::step connection::write_step(const void* data, std::size_t size) {
   std::lock_guard lock(mutex_);
-  ERR_clear_error();
+  clear_tls_errors();
   std::size_t written = 0;
   const int result = SSL_write_ex(ssl_, data, size, &written);
   if (result == 1) {
@@ -322,6 +328,10 @@ std::ptrdiff_t connection::recv_now(void* data, std::size_t capacity) {
   const bool waits = blocking_.load(std::memory_order_relaxed);
   const clock::time_point deadline =
       receive_timeout_.count() > 0 ? clock::now() + receive_timeout_ : clock::time_point::max();
+  // A caller that waits usually waits for a reply not yet sent: poll first, so that the read
+  // is one recv that finds octets rather than one that finds none, a poll and another recv.
+  if (waits && handshake_done() && !has_buffered_input() && !wait_for(outcome::want_read, deadline))
+    return connection::would_block;
   for (;;) {
     const step got = read_step(data, capacity);
     switch (got.what) {
@@ -341,6 +351,7 @@ std::ptrdiff_t connection::recv_now(void* data, std::size_t capacity) {
 
 std::size_t connection::try_recv_some(void* data, std::size_t capacity) {
   if (capacity == 0) return 0;
+  if (handshake_done() && !has_buffered_input()) wait_for(outcome::want_read, clock::time_point::max());
   for (;;) {
     const step got = read_step(data, capacity);
     switch (got.what) {
