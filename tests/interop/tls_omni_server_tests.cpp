@@ -85,7 +85,10 @@ TEST_CASE("omniORB's SSL server refuses our client's foreign certificate", "[int
   auto client = orb_init(test::tls_certs::get().client_options("rogue"));
   const auto e =
       failure_of([&] { Integrity::Echo::_narrow(client->string_to_object(server.ior("echo"))).echo_long(1); });
-  CHECK(std::string(e.what()).find("alert") != std::string::npos);
+  // omniORB's alert ("unknown ca"), or, when the close it sends with it arrives first, the end
+  // of the connection: either way a communication failure, never a reply.
+  INFO(e.what());
+  CHECK((e.kind() == SystemExceptionKind::COMM_FAILURE || e.kind() == SystemExceptionKind::TRANSIENT));
   // A client it trusts is served after it.
   auto good = orb_init(test::tls_certs::get().client_options());
   CHECK(Integrity::Echo::_narrow(good->string_to_object(server.ior("echo"))).echo_long(7) == 7);
