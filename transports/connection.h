@@ -125,8 +125,27 @@ class connection {
  protected:
   connection() = default;
 
+  // try_recv_exact over a connection's own try_recv_some (`some`, called directly so that a
+  // final class's calls devirtualize): false at a clean end before the first byte, COMM_FAILURE
+  // minor::connection_closed at an end after some.
+  template <class Some>
+  bool receive_exact(void* data, std::size_t size, Some&& some) {
+    auto* at = static_cast<char*>(data);
+    std::size_t done = 0;
+    while (done < size) {
+      const std::size_t got = some(at + done, size - done);
+      if (got == 0) {
+        if (done == 0) return false;
+        throw_closed_part_way(done, size);
+      }
+      done += got;
+    }
+    return true;
+  }
+
  private:
   [[noreturn]] void throw_closed_by_peer() const;
+  [[noreturn]] void throw_closed_part_way(std::size_t done, std::size_t size) const;
 };
 
 }  // namespace switchyard::transports

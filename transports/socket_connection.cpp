@@ -316,19 +316,7 @@ std::size_t socket_connection::try_recv_some(void* data, std::size_t capacity) {
 }
 
 bool socket_connection::try_recv_exact(void* data, std::size_t size) {
-  auto* at = static_cast<char*>(data);
-  std::size_t done = 0;
-  while (done < size) {
-    const std::size_t got = try_recv_some(at + done, size - done);
-    if (got == 0) {
-      if (done == 0) return false;
-      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed, CompletionStatus::maybe,
-                            "connection closed by peer " + peer_address_ + " after " + std::to_string(done) + " of " +
-                                std::to_string(size) + " bytes");
-    }
-    done += got;
-  }
-  return true;
+  return receive_exact(data, size, [this](void* at, std::size_t left) { return try_recv_some(at, left); });
 }
 
 }  // namespace switchyard::transports

@@ -323,11 +323,8 @@ void connection::throw_receive_failure(const std::string& error) const {
   throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::recv_failed, CompletionStatus::maybe, error);
 }
 
-std::ptrdiff_t connection::recv_now(void* data, std::size_t capacity) {
+std::ptrdiff_t connection::receive(void* data, std::size_t capacity, bool waits, clock::time_point deadline) {
   if (capacity == 0) return 0;
-  const bool waits = blocking_.load(std::memory_order_relaxed);
-  const clock::time_point deadline =
-      receive_timeout_.count() > 0 ? clock::now() + receive_timeout_ : clock::time_point::max();
   // A caller that waits usually waits for a reply not yet sent: poll first, so that the read
   // is one recv that finds octets rather than one that finds none, a poll and another recv.
   if (waits && handshake_done() && !has_buffered_input() && !wait_for(outcome::want_read, deadline))
@@ -349,40 +346,19 @@ std::ptrdiff_t connection::recv_now(void* data, std::size_t capacity) {
   }
 }
 
+std::ptrdiff_t connection::recv_now(void* data, std::size_t capacity) {
+  const clock::time_point deadline =
+      receive_timeout_.count() > 0 ? clock::now() + receive_timeout_ : clock::time_point::max();
+  return receive(data, capacity, blocking_.load(std::memory_order_relaxed), deadline);
+}
+
 std::size_t connection::try_recv_some(void* data, std::size_t capacity) {
-  if (capacity == 0) return 0;
-  if (handshake_done() && !has_buffered_input()) wait_for(outcome::want_read, clock::time_point::max());
-  for (;;) {
-    const step got = read_step(data, capacity);
-    switch (got.what) {
-      case outcome::done:
-        return got.octets;
-      case outcome::closed:
-        return 0;
-      case outcome::failed:
-        throw_receive_failure(got.error);
-      case outcome::want_read:
-      case outcome::want_write:
-        wait_for(got.what, clock::time_point::max());
-        break;
-    }
-  }
+  // Without a deadline the wait ends only with octets, the end or a failure.
+  return static_cast<std::size_t>(receive(data, capacity, true, clock::time_point::max()));
 }
 
 bool connection::try_recv_exact(void* data, std::size_t size) {
-  auto* at = static_cast<char*>(data);
-  std::size_t done = 0;
-  while (done < size) {
-    const std::size_t got = try_recv_some(at + done, size - done);
-    if (got == 0) {
-      if (done == 0) return false;
-      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::connection_closed, CompletionStatus::maybe,
-                            "connection closed by peer " + peer_address_ + " after " + std::to_string(done) + " of " +
-                                std::to_string(size) + " bytes");
-    }
-    done += got;
-  }
-  return true;
+  return receive_exact(data, size, [this](void* at, std::size_t left) { return try_recv_some(at, left); });
 }
 
 send_result connection::send_all(std::span<const const_buffer> buffers, clock::time_point deadline,

@@ -71,6 +71,8 @@ class connection final : public transports::connection {
     std::size_t octets = 0;
     std::string error;  // for failed
   };
+  // recv_now and try_recv_some: waits (when `waits`) until `deadline`; would_block after it.
+  std::ptrdiff_t receive(void* data, std::size_t capacity, bool waits, clock_point deadline);
   step read_step(void* data, std::size_t capacity);
   step write_step(const void* data, std::size_t size);
   step classify(int result, const char* doing);  // under mutex_
