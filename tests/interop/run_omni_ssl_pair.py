@@ -143,8 +143,12 @@ def run_refused(client, args, seconds=30):
 
 
 def start_server(server, ior_file, args):
+    """The server's output goes to IOR_FILE.log, printed when it stops (a sanitizer's report
+    included)."""
     print("$", os.path.basename(server), "--ior-file", ior_file, " ".join(args), flush=True)
-    return subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100"] + args)
+    with open(ior_file + ".log", "w") as log:
+        return subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100"] + args,
+                                stdout=log, stderr=subprocess.STDOUT)
 
 
 def read_iors(ior_file):
@@ -152,7 +156,7 @@ def read_iors(ior_file):
         return dict(line.split(None, 1) for line in f if line.strip())
 
 
-def stop_server(proc):
+def stop_server(proc, ior_file):
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
     try:
@@ -162,6 +166,10 @@ def stop_server(proc):
         proc.wait()
         code = "killed after SIGTERM was ignored"
     print("server exit:", code)
+    with open(ior_file + ".log") as log:
+        output = log.read().strip()
+    if output:
+        print("  server output:\n  " + output.replace("\n", "\n  "))
     return code == 0
 
 
@@ -197,7 +205,7 @@ def ssl_only(server, client, certs, work):
         ok &= run_client(client, ["--ior-file", ior_file, "--call", "echo-all,noparams2way",
                                   "--count", "2"] + ssl)
     finally:
-        ok &= stop_server(proc)
+        ok &= stop_server(proc, ior_file)
     return ok
 
 
@@ -212,7 +220,7 @@ def rogue_server(server, client, certs, work):
             return False
         ok &= run_refused(client, ["--ior-file", ior_file, "--call", "noparams2way", "--ssl", certs])
     finally:
-        ok &= stop_server(proc)
+        ok &= stop_server(proc, ior_file)
     return ok
 
 
@@ -233,7 +241,7 @@ def ssl_and_tcp(server, client, certs, work):
         ok &= run_client(client, ["--ior", "corbaloc::127.0.0.1:%d/echo" % port,
                                   "--call", "echo:echo_long"])
     finally:
-        ok &= stop_server(proc)
+        ok &= stop_server(proc, ior_file)
     return ok
 
 
