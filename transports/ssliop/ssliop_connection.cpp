@@ -22,12 +22,17 @@ namespace {
 using clock = std::chrono::steady_clock;
 
 // OpenSSL's socket BIO writes with write(2), which raises SIGPIPE on a reset connection; this one
-// sends with MSG_NOSIGNAL, as the plain transports do.
+// sends with MSG_NOSIGNAL, as the plain transports do, and with MSG_MORE while the record it sends
+// is not a message's last (connection::bio_state): the kernel sends a message's records as one,
+// and the peer wakes once for them.
+connection::bio_state& state_of(BIO* bio) { return *static_cast<connection::bio_state*>(BIO_get_data(bio)); }
+
 int bio_write(BIO* bio, const char* data, int size) {
-  const int handle = static_cast<int>(BIO_get_fd(bio, nullptr));
+  const connection::bio_state& state = state_of(bio);
   BIO_clear_retry_flags(bio);
+  const int flags = MSG_NOSIGNAL | MSG_DONTWAIT | (state.more ? MSG_MORE : 0);
   for (;;) {
-    const ssize_t sent = ::send(handle, data, static_cast<std::size_t>(size), MSG_NOSIGNAL | MSG_DONTWAIT);
+    const ssize_t sent = ::send(state.handle, data, static_cast<std::size_t>(size), flags);
     if (sent >= 0) return static_cast<int>(sent);
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) BIO_set_retry_write(bio);
@@ -36,7 +41,7 @@ int bio_write(BIO* bio, const char* data, int size) {
 }
 
 int bio_read(BIO* bio, char* data, int capacity) {
-  const int handle = static_cast<int>(BIO_get_fd(bio, nullptr));
+  const int handle = state_of(bio).handle;
   BIO_clear_retry_flags(bio);
   for (;;) {
     const ssize_t got = ::recv(handle, data, static_cast<std::size_t>(capacity), MSG_DONTWAIT);
@@ -47,18 +52,10 @@ int bio_read(BIO* bio, char* data, int capacity) {
   }
 }
 
-long bio_ctrl(BIO* bio, int command, long number, void* pointer) {
+long bio_ctrl(BIO* bio, int command, long, void*) {
   switch (command) {
-    case BIO_C_SET_FD:
-      BIO_set_init(bio, 1);
-      BIO_set_data(bio, reinterpret_cast<void*>(static_cast<intptr_t>(*static_cast<int*>(pointer))));
-      (void)number;
-      return 1;
-    case BIO_C_GET_FD: {
-      const int handle = static_cast<int>(reinterpret_cast<intptr_t>(BIO_get_data(bio)));
-      if (pointer != nullptr) *static_cast<int*>(pointer) = handle;
-      return handle;
-    }
+    case BIO_C_GET_FD:
+      return state_of(bio).handle;
     case BIO_CTRL_FLUSH:
       return 1;
     default:
@@ -148,7 +145,9 @@ connection::connection(std::unique_ptr<iiop::connection> tcp, ssl_ctx_st* contex
     throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::tls_handshake_failed, CompletionStatus::no,
                           "TLS state for " + peer_address_ + ": " + take_tls_errors("out of memory"));
   }
-  BIO_set_fd(bio, tcp_->handle(), BIO_NOCLOSE);
+  bio_state_.handle = tcp_->handle();
+  BIO_set_data(bio, &bio_state_);
+  BIO_set_init(bio, 1);
   SSL_set_bio(ssl_, bio, bio);
   // A peer that closes without close_notify ends the stream cleanly: GIOP frames its messages, so
   // a cut is seen as a short message anyway.
@@ -179,6 +178,9 @@ void connection::close() noexcept {
 }
 
 void connection::note_handshake_done() noexcept {
+  // Read-ahead then takes up to four records per recv (a 64 KB message in one). Only now: a peer
+  // that stops inside a record holds its read buffer, and before the handshake anyone can.
+  SSL_set_default_read_buffer_len(ssl_, 4 * (SSL3_RT_MAX_PLAIN_LENGTH + SSL3_RT_MAX_ENCRYPTED_OVERHEAD));
   if (X509* certificate = SSL_get1_peer_certificate(ssl_)) {
     if (SSL_get_verify_result(ssl_) == X509_V_OK) {
       try {
@@ -200,7 +202,7 @@ void connection::note_handshake_done() noexcept {
   handshake_done_.store(true, std::memory_order_release);
 }
 
-void connection::on_tls_message(int write_p, int, int content_type, const void* data, std::size_t size, ssl_st* ssl,
+void connection::on_tls_message(int write_p, int, int content_type, const void*, std::size_t size, ssl_st*,
                                 void* self) {
   auto* me = static_cast<connection*>(self);
   if (write_p != 0 || content_type != SSL3_RT_HANDSHAKE || size == 0 ||
@@ -213,11 +215,7 @@ void connection::on_tls_message(int write_p, int, int content_type, const void* 
   }
   // OpenSSL reads on while the socket has records: past the limit its socket BIO is cut off (what
   // was read ahead is the most it still processes), and read_step reports why.
-  if (++me->post_handshake_messages_ == post_handshake_messages_per_second + 1) {
-    int none = -1;
-    BIO_ctrl(SSL_get_rbio(ssl), BIO_C_SET_FD, BIO_NOCLOSE, &none);
-  }
-  (void)data;
+  if (++me->post_handshake_messages_ == post_handshake_messages_per_second + 1) me->bio_state_.handle = -1;
 }
 
 void connection::notice_handshake() noexcept {
@@ -282,11 +280,14 @@ connection::step connection::read_step(void* data, std::size_t capacity) {
   }
 }
 
-connection::step connection::write_step(const void* data, std::size_t size) {
+connection::step connection::write_step(const void* data, std::size_t size, std::size_t after) {
   std::lock_guard lock(mutex_);
   clear_tls_errors();
+  // One call writes one record (partial writes): more follows when this is not the last.
+  bio_state_.more = size > max_record || after != 0;
   std::size_t written = 0;
   const int result = SSL_write_ex(ssl_, data, size, &written);
+  bio_state_.more = false;  // what a read or a close writes (a key update's answer, an alert) goes now
   if (result == 1) {
     notice_handshake();
     return {outcome::done, written, {}};
@@ -366,13 +367,12 @@ send_result connection::send_all(std::span<const const_buffer> buffers, clock::t
   send_result result;
   // Small pieces go out as one record: a message's header and body in one encryption and one
   // system call. Larger pieces are written from where they are.
-  constexpr std::size_t one_record = 16384;
   std::size_t total = 0;
   for (const auto& buffer : buffers) total += buffer.size;
-  char joined[one_record];
+  char joined[max_record];
   const_buffer whole{nullptr, 0};
   std::span<const const_buffer> pieces = buffers;
-  if (buffers.size() > 1 && total <= one_record) {
+  if (buffers.size() > 1 && total <= max_record) {
     std::size_t at = 0;
     for (const auto& buffer : buffers) {
       if (buffer.size != 0) std::memcpy(joined + at, buffer.data, buffer.size);
@@ -381,10 +381,12 @@ send_result connection::send_all(std::span<const const_buffer> buffers, clock::t
     whole = {joined, total};
     pieces = {&whole, 1};
   }
+  std::size_t after = total;  // octets in the pieces after this one
   for (const auto& piece : pieces) {
+    after -= piece.size;
     std::size_t offset = 0;
     while (offset < piece.size) {
-      const step sent = write_step(static_cast<const char*>(piece.data) + offset, piece.size - offset);
+      const step sent = write_step(static_cast<const char*>(piece.data) + offset, piece.size - offset, after);
       if (sent.what == outcome::done) {
         offset += sent.octets;
         result.sent += sent.octets;
@@ -424,10 +426,13 @@ send_result connection::send_gather_until(std::span<const const_buffer> buffers,
 
 std::size_t connection::send_now(std::span<const const_buffer> buffers) {
   std::size_t taken = 0;
+  std::size_t after = 0;  // octets in the buffers after this one
+  for (const auto& buffer : buffers) after += buffer.size;
   for (const auto& buffer : buffers) {
+    after -= buffer.size;
     std::size_t offset = 0;
     while (offset < buffer.size) {
-      const step sent = write_step(static_cast<const char*>(buffer.data) + offset, buffer.size - offset);
+      const step sent = write_step(static_cast<const char*>(buffer.data) + offset, buffer.size - offset, after);
       if (sent.what == outcome::done) {
         offset += sent.octets;
         taken += sent.octets;

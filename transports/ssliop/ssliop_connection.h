@@ -63,6 +63,13 @@ class connection final : public transports::connection {
     return handshake_done() && has_peer_ ? &peer_ : nullptr;
   }
 
+  // What our socket BIO works with (its data), under mutex_: the socket (-1 once cut off), and
+  // whether the record being written is followed by more of the same message (sent with MSG_MORE).
+  struct bio_state {
+    int handle = -1;
+    bool more = false;
+  };
+
  private:
   // How one OpenSSL call ended: octets (> 0), or what to wait for, or the end.
   enum class outcome : std::uint8_t { done, want_read, want_write, closed, failed };
@@ -74,8 +81,10 @@ class connection final : public transports::connection {
   // recv_now and try_recv_some: waits (when `waits`) until `deadline`; would_block after it.
   std::ptrdiff_t receive(void* data, std::size_t capacity, bool waits, clock_point deadline);
   step read_step(void* data, std::size_t capacity);
-  step write_step(const void* data, std::size_t size);
-  step classify(int result, const char* doing);  // under mutex_
+  // One record of at most max_record octets; `after`: octets of the message after these `size`.
+  step write_step(const void* data, std::size_t size, std::size_t after);
+  static constexpr std::size_t max_record = 16384;  // TLS's largest plaintext record
+  step classify(int result, const char* doing);     // under mutex_
   // OpenSSL's message callback: counts the peer's handshake messages after the handshake.
   static void on_tls_message(int write_p, int version, int content_type, const void* data, std::size_t size,
                              ssl_st* ssl, void* self);
@@ -91,6 +100,7 @@ class connection final : public transports::connection {
   std::unique_ptr<iiop::connection> tcp_;
   ssl_st* ssl_ = nullptr;
   mutable std::mutex mutex_;  // every call on ssl_
+  bio_state bio_state_;
   std::atomic<bool> blocking_{true};
   std::chrono::milliseconds send_timeout_{0};
   std::chrono::milliseconds receive_timeout_{0};

@@ -21,6 +21,8 @@ int protocol_floor(const std::string& text) {
                         "TLS protocol floor '" + text + "': expected 1.2 or 1.3");
 }
 
+const std::string default_cipher_suites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
+
 // What both sides share: the floor, the ciphers, the CAs, no renegotiation, no compression.
 SSL_CTX* make_context(const tls_settings& settings, bool server) {
   SSL_CTX* context = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method());
@@ -36,8 +38,9 @@ SSL_CTX* make_context(const tls_settings& settings, bool server) {
                      SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
     if (!settings.ciphers.empty() && SSL_CTX_set_cipher_list(context, settings.ciphers.c_str()) != 1)
       throw_setup("TLS 1.2 ciphers '" + settings.ciphers + "'");
-    if (!settings.cipher_suites.empty() && SSL_CTX_set_ciphersuites(context, settings.cipher_suites.c_str()) != 1)
-      throw_setup("TLS 1.3 cipher suites '" + settings.cipher_suites + "'");
+    // TLS 1.3: AES-128-GCM first unless told otherwise (OpenSSL's default puts AES-256 first).
+    const std::string& suites = settings.cipher_suites.empty() ? default_cipher_suites : settings.cipher_suites;
+    if (SSL_CTX_set_ciphersuites(context, suites.c_str()) != 1) throw_setup("TLS 1.3 cipher suites '" + suites + "'");
     if (!settings.ca_file.empty() || !settings.ca_path.empty()) {
       const char* file = settings.ca_file.empty() ? nullptr : settings.ca_file.c_str();
       const char* path = settings.ca_path.empty() ? nullptr : settings.ca_path.c_str();
