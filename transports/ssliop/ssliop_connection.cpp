@@ -178,9 +178,6 @@ void connection::close() noexcept {
 }
 
 void connection::note_handshake_done() noexcept {
-  // Read-ahead then takes up to four records per recv (a 64 KB message in one). Only now: a peer
-  // that stops inside a record holds its read buffer, and before the handshake anyone can.
-  SSL_set_default_read_buffer_len(ssl_, 4 * (SSL3_RT_MAX_PLAIN_LENGTH + SSL3_RT_MAX_ENCRYPTED_OVERHEAD));
   if (X509* certificate = SSL_get1_peer_certificate(ssl_)) {
     if (SSL_get_verify_result(ssl_) == X509_V_OK) {
       try {
