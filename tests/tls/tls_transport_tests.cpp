@@ -40,8 +40,8 @@ std::shared_ptr<const tls_context> client_tls(const std::string& name = "client"
   return std::make_shared<const tls_context>(settings);
 }
 
-// Receives `size` octets, or what came before the end or 5 s without progress: a message whose
-// last record stayed in the sender's socket (sent with MSG_MORE) comes back short, not never.
+// Receives `size` octets, or what came before the end or 5 s without progress: a message that
+// loses its tail fails the test instead of hanging it.
 std::vector<char> receive_within(transports::connection& from, std::size_t size) {
   from.set_io_timeouts(std::chrono::milliseconds(5000), std::chrono::milliseconds(5000));
   std::vector<char> data(size);
