@@ -51,7 +51,8 @@ class connection_cache;
 class message_trace;
 struct upcall_frame;
 
-// When a call must be done by (-ORBCallTimeout); none: no limit.
+// When a call must be done by (its round-trip timeout: orb/core/round_trip_timeout.h); none: no
+// limit.
 using call_deadline = std::optional<std::chrono::steady_clock::time_point>;
 
 // Whether a failure that send() or wait_for_reply() raised proves that the server never had the

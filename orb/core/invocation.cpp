@@ -7,6 +7,7 @@
 #include "orb/core/invocation_state.h"
 #include "orb/core/orb_impl.h"
 #include "orb/core/request_header_cache.h"
+#include "orb/core/round_trip_timeout.h"
 #include "orb/core/service_contexts.h"
 #include "orb/giop/messages.h"
 #include "orb/giop/plain_messages.h"
@@ -78,8 +79,8 @@ invocation::invocation(const object_ref& target, std::string_view operation, std
   core::orb_impl** slot = core::receiving_orb_slot();
   state.previous_receiving_orb = std::exchange(*slot, &orb);
   state.restore_receiving_orb_to = slot;
-  if (auto timeout = orb.options().call_timeout; timeout.count() > 0) [[unlikely]]
-    state.deadline = std::chrono::steady_clock::now() + timeout;
+  // Counted from here: the reference's round-trip timeout, the thread's, or -ORBCallTimeout.
+  state.deadline = core::call_deadline_for(target_, orb.options().call_timeout);
 }
 
 invocation::invocation(deferred_call_t, const object_ref& target, std::string_view operation,
@@ -89,8 +90,7 @@ invocation::invocation(deferred_call_t, const object_ref& target, std::string_vi
     throw SystemException(SystemExceptionKind::INV_OBJREF, minor::omg_minor(1), CompletionStatus::no,
                           "invocation of '" + std::string(operation) + "' on a nil reference");
   new (state_) core::invocation_state();
-  if (auto timeout = target_.state()->orb().options().call_timeout; timeout.count() > 0)
-    state_of(state_).deadline = std::chrono::steady_clock::now() + timeout;
+  state_of(state_).deadline = core::call_deadline_for(target_, target_.state()->orb().options().call_timeout);
 }
 
 invocation::~invocation() {

@@ -19,7 +19,8 @@ struct invocation_state {
   // A request that provably never reached the server is sent again once, on a new connection.
   bool resent = false;
   bool reply_taken = false;  // reply_arrived() has put the reply in `reply`
-  // -ORBCallTimeout: when the whole call (connect, send, reply, any resend) must be done by.
+  // When the whole call (connect, send, reply, any resend) must be done by: its round-trip
+  // timeout (the reference's, the thread's or -ORBCallTimeout) from its start.
   call_deadline deadline;
   // The thread's receiving ORB before this invocation made its target's ORB current, so that
   // references in the reply bind to it (switchyard/object_io.h); restored when the call ends.

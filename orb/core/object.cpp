@@ -3,6 +3,7 @@
 
 #include "orb/core/object_state.h"
 #include "orb/core/orb_impl.h"
+#include "orb/core/round_trip_timeout.h"
 #include "orb/giop/messages.h"
 #include "orb/giop/protocol.h"
 #include "orb/ior/ior.h"
@@ -43,11 +44,10 @@ bool object_ref::is_equivalent(const object_ref& other) const noexcept {
 
 bool object_ref::locate() const {
   if (!state_) return false;
-  // The same rules as an invocation's: -ORBCallTimeout bounds it all, and a LocateRequest that
-  // provably never reached the server is sent once more on a new connection.
-  core::call_deadline deadline;
-  if (auto timeout = state_->orb().options().call_timeout; timeout.count() > 0)
-    deadline = std::chrono::steady_clock::now() + timeout;
+  // The same rules as an invocation's: the round-trip timeout (the reference's, the thread's or
+  // -ORBCallTimeout) bounds it all, and a LocateRequest that provably never reached the server
+  // is sent once more on a new connection.
+  const core::call_deadline deadline = core::call_deadline_for(*this, state_->orb().options().call_timeout);
   bool resent = false;
   for (int forwards = 0; forwards <= 8;) {
     core::binding bound = state_->bind(deadline);

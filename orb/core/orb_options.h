@@ -72,7 +72,8 @@ struct orb_options {
   // them was, so this ORB calls TLS profiles over TLS (and only over TLS).
   transports::tls_settings tls;
   bool tls_given = false;
-  // -ORBCallTimeout ms: a call (connect, send, reply) not done by then raises TIMEOUT (0: no limit).
+  // -ORBCallTimeout ms: a call (connect, send, reply) not done by then raises TIMEOUT (0: no limit);
+  // the default a reference's or a thread's round-trip timeout overrides.
   std::chrono::milliseconds call_timeout{0};
   // -ORBConcurrency: who serves the server's connections (docs/orb.md, "Which concurrency model").
   concurrency_model concurrency = concurrency_model::adaptive;

@@ -78,7 +78,8 @@ class invocation {
   // taken later with receive_reply, which waits for it (and marshals the arguments again when the
   // request must go out again: a LOCATION_FORWARD, or a connection that provably never had it),
   // and reply_arrived says without waiting whether it has come (reading it if it has; true also
-  // when the connection failed, which receive_reply then reports). -ORBCallTimeout counts from
+  // when the connection failed, which receive_reply then reports). The round-trip timeout
+  // (docs/orb.md, "Timeouts") counts from the invocation's construction, which the DII makes at
   // the send.
   template <class MarshalArguments>
   void send_deferred(MarshalArguments&& marshal_arguments) {

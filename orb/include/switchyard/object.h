@@ -1,7 +1,10 @@
 // Object references: what a client holds to call an object, reference-counted, copied freely.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,7 +16,9 @@ class object_state;
 
 // A reference to a CORBA object, local or remote; nil when default-constructed. Generated stubs
 // wrap one. Copies share one state: its chosen profile, its forwarding target, and its
-// connection (one per endpoint, shared by every reference to that endpoint).
+// connection (one per endpoint, shared by every reference to that endpoint). What a copy keeps
+// for itself are its client-side policies: so far the round-trip timeout (docs/orb.md,
+// "Timeouts"), which is not part of the IOR and is not sent with the reference.
 class object_ref {
  public:
   object_ref() noexcept = default;
@@ -33,11 +38,33 @@ class object_ref {
   // The same IOR (profiles and keys compare equal).
   bool is_equivalent(const object_ref& other) const noexcept;
 
+  // The Messaging spec's RelativeRoundtripTimeoutPolicy set on a reference (its
+  // _set_policy_overrides): a copy of this reference, sharing its state (binding, connection),
+  // whose calls (stubs made from it, DII requests, is_a, non_existent, locate) must be done
+  // within `timeout` of their start or raise TIMEOUT. It overrides the thread's timeout
+  // (switchyard/policies.h) and -ORBCallTimeout. This reference is left as it was. BAD_PARAM
+  // unless 0 < timeout <= max_round_trip_timeout.
+  object_ref with_round_trip_timeout(std::chrono::nanoseconds timeout) const;
+  // A copy without the policy (the thread's timeout, or -ORBCallTimeout, applies to it).
+  object_ref without_round_trip_timeout() const noexcept { return object_ref(state_); }
+  // The policy this copy carries; none when it was not set on it.
+  std::optional<std::chrono::nanoseconds> round_trip_timeout() const noexcept {
+    if (round_trip_timeout_ == 0) return std::nullopt;
+    return std::chrono::nanoseconds(round_trip_timeout_);
+  }
+
   core::object_state* state() const noexcept { return state_.get(); }
   const std::shared_ptr<core::object_state>& shared_state() const noexcept { return state_; }
+  // The policy in nanoseconds, 0 when none: what an invocation reads (orb/core).
+  std::int64_t round_trip_timeout_ns() const noexcept { return round_trip_timeout_; }
 
  private:
   std::shared_ptr<core::object_state> state_;
+  std::int64_t round_trip_timeout_ = 0;  // nanoseconds; 0: no policy on this copy
 };
+
+// The longest round-trip timeout a reference or a thread takes (about a hundred years: a
+// deadline a call computes from it cannot overflow the steady clock).
+inline constexpr std::chrono::nanoseconds max_round_trip_timeout = std::chrono::hours(24 * 365 * 100);
 
 }  // namespace switchyard

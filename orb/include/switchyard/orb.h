@@ -16,6 +16,7 @@
 
 #include "switchyard/object.h"
 #include "switchyard/object_adapter.h"
+#include "switchyard/policies.h"
 
 namespace switchyard {
 
