@@ -80,7 +80,9 @@ invocation::invocation(const object_ref& target, std::string_view operation, std
   state.previous_receiving_orb = std::exchange(*slot, &orb);
   state.restore_receiving_orb_to = slot;
   // Counted from here: the reference's round-trip timeout, the thread's, or -ORBCallTimeout.
-  state.deadline = core::call_deadline_for(target_, orb.options().call_timeout);
+  if (const auto orb_timeout = orb.options().call_timeout; core::round_trip_timeout_applies(target_, orb_timeout))
+      [[unlikely]]
+    state.deadline = core::timed_call_deadline(target_.round_trip_timeout_ns(), orb_timeout);
 }
 
 invocation::invocation(deferred_call_t, const object_ref& target, std::string_view operation,

@@ -17,13 +17,17 @@ extern constinit thread_local std::int64_t thread_round_trip_timeout_ns;
 // The deadline when some timeout applies: out of the call's way.
 call_deadline timed_call_deadline(std::int64_t reference_timeout_ns, std::chrono::milliseconds orb_timeout);
 
-// When a call on `target` that starts now must be done by; none when no timeout applies. With
-// none set this is three loads and one branch (the null call's path).
+// Whether any round-trip timeout applies to a call on `target`: three loads and one test when
+// none does (the null call's path), which then leaves the call's deadline as it is (none).
+inline bool round_trip_timeout_applies(const object_ref& target, std::chrono::milliseconds orb_timeout) noexcept {
+  return (target.round_trip_timeout_ns() | thread_round_trip_timeout_ns | orb_timeout.count()) != 0;
+}
+
+// When a call on `target` that starts now must be done by; none when no timeout applies.
 inline call_deadline call_deadline_for(const object_ref& target, std::chrono::milliseconds orb_timeout) {
-  const std::int64_t reference_timeout = target.round_trip_timeout_ns();
-  if ((reference_timeout | thread_round_trip_timeout_ns | orb_timeout.count()) == 0) [[likely]]
+  if (!round_trip_timeout_applies(target, orb_timeout)) [[likely]]
     return std::nullopt;
-  return timed_call_deadline(reference_timeout, orb_timeout);
+  return timed_call_deadline(target.round_trip_timeout_ns(), orb_timeout);
 }
 
 }  // namespace switchyard::core
