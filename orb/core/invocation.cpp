@@ -60,6 +60,21 @@ void send_request(core::client_connection& connection, cdr::output_stream& out, 
   return ++last;
 }
 
+// A one-way call's response_flags: none, unless its synchronization scope (the reference's, else
+// -ORBSyncScope) asks the server for a reply.
+std::uint8_t oneway_response_flags(const object_ref& target, sync_scope orb_scope) noexcept {
+  switch (target.own_sync_scope().value_or(orb_scope)) {
+    case sync_scope::with_server:
+      return giop::response_flags::with_server;
+    case sync_scope::with_target:
+      return giop::response_flags::with_target;
+    case sync_scope::none:
+    case sync_scope::with_transport:
+      break;
+  }
+  return giop::response_flags::none;
+}
+
 core::invocation_state& state_of(std::byte* storage) {
   return *std::launder(reinterpret_cast<core::invocation_state*>(storage));
 }
@@ -124,7 +139,9 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   // Our own servers get the operation's index for active demultiplexing.
   const std::uint32_t sent_index = state.bound.peer_is_switchyard ? operation_index_ : no_operation_index;
   const std::uint8_t response_flags =
-      response_expected ? giop::response_flags::with_target : giop::response_flags::none;
+      response_expected ? giop::response_flags::with_target
+                        : oneway_response_flags(target_, target_.state()->orb().options().oneway_sync_scope);
+  state.response_flags = response_flags;
   const core::request_header_key key{state.bound.id, operation_, sent_index, response_flags};
   auto& headers = core::request_header_cache::of_this_thread();
   // A replayed header is one copy, no write_octets: the threshold can stay.
@@ -276,6 +293,9 @@ bool invocation::receive_twoway(user_exception_raiser raise_user) {
 
 bool invocation::complete_oneway() {
   core::invocation_state& state = state_of(state_);
+  // with_server or with_target: the reply says the request arrived (or what went wrong).
+  if (state.response_flags != giop::response_flags::none) [[unlikely]]
+    return complete_twoway(nullptr);
   if (!state.bound.connection) [[unlikely]] {
     collocated_call(false);
     return true;

@@ -19,6 +19,8 @@ struct invocation_state {
   // A request that provably never reached the server is sent again once, on a new connection.
   bool resent = false;
   bool reply_taken = false;  // reply_arrived() has put the reply in `reply`
+  // What the request's header said: a one-way call waits for a reply unless it is `none`.
+  std::uint8_t response_flags = 0;
   // When the whole call (connect, send, reply, any resend) must be done by: its round-trip
   // timeout (the reference's, the thread's or -ORBCallTimeout) from its start.
   call_deadline deadline;

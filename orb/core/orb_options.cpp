@@ -131,6 +131,18 @@ std::size_t apply(orb_options& options, std::string_view name, const std::string
     } else {
       bad_option(name, "expected adaptive, reactive or thread-per-connection, got '" + std::string(value()) + "'");
     }
+  } else if (is("-ORBSyncScope")) {
+    if (value() == "none") {
+      options.oneway_sync_scope = sync_scope::none;
+    } else if (value() == "transport") {
+      options.oneway_sync_scope = sync_scope::with_transport;
+    } else if (value() == "server") {
+      options.oneway_sync_scope = sync_scope::with_server;
+    } else if (value() == "target") {
+      options.oneway_sync_scope = sync_scope::with_target;
+    } else {
+      bad_option(name, "expected none, transport, server or target, got '" + std::string(value()) + "'");
+    }
   } else if (is("-ORBCollocation")) {
     if (value() == "thru-adapter") {
       options.collocation = collocation_mode::thru_adapter;

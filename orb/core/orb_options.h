@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "demux/demux_strategy.h"
+#include "switchyard/object.h"
 #include "transports/ssliop/tls_context.h"
 #include "transports/transport_options.h"
 
@@ -75,6 +76,9 @@ struct orb_options {
   // -ORBCallTimeout ms: a call (connect, send, reply) not done by then raises TIMEOUT (0: no limit);
   // the default a reference's or a thread's round-trip timeout overrides.
   std::chrono::milliseconds call_timeout{0};
+  // -ORBSyncScope none|transport|server|target: when a one-way call returns, unless its reference
+  // says (object_ref::with_sync_scope; docs/orb.md, "One-way calls").
+  sync_scope oneway_sync_scope = sync_scope::with_transport;
   // -ORBConcurrency: who serves the server's connections (docs/orb.md, "Which concurrency model").
   concurrency_model concurrency = concurrency_model::adaptive;
   // -ORBThreads N: with N > 0, a pool of N workers serves requests that the event loops read

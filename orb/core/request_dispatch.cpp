@@ -64,6 +64,14 @@ class request_reply final : public reply_sink {
   bool started_ = false;
 };
 
+// SyncScope WITH_SERVER: the target is found, so the caller may go on. What the upcall raises
+// after this is no one's, as for any one-way call.
+[[gnu::cold]] void reply_before_upcall(giop::request_header& header, request_reply& sink, early_reply_channel& early) {
+  header.response_flags = giop::response_flags::none;
+  sink.begin_reply(header.request_id, reply_status::no_exception);
+  early.send_early(sink.finish());
+}
+
 }  // namespace
 
 std::string_view object_key_of(const giop::target_address& target, std::uint8_t minor, iop::octets& storage) {
@@ -121,7 +129,8 @@ void check_caller(const access_policy& policy, const transports::connection* fro
 
 std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_view& message,
                                             const giop::protocol& protocol, cdr::output_stream& out,
-                                            instrument::phase_timer& timer, const transports::connection* from) {
+                                            instrument::phase_timer& timer, const transports::connection* from,
+                                            early_reply_channel* early) {
   giop::request_header header;
   if (!giop::decode_plain_request(message, header)) header = protocol.decode_request(message);
   iop::octets key_storage;
@@ -136,7 +145,9 @@ std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_v
   timer.mark(instrument::layer::parse);
 
   request_reply sink(protocol, out);
-  server_request request(header.body, header.operation, header.request_id, header.response_expected(), sink, timer);
+  // The skeleton marshals results only for a two-way call's reply (WITH_SERVER's comes before it).
+  server_request request(header.body, header.operation, header.request_id,
+                         header.response_flags == giop::response_flags::with_target, sink, timer);
   adapter::dispatch_target target;
   try {
     const adapter::operation_dispatch* operations = nullptr;
@@ -151,6 +162,8 @@ std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_v
       case adapter::lookup_status::found: {
         if (target.access != nullptr) [[unlikely]]
           check_caller(*target.access, from);
+        if (header.response_flags == giop::response_flags::with_server && early != nullptr) [[unlikely]]
+          reply_before_upcall(header, sink, *early);
         // A collocated call made from inside an upcall nests: the outer upcall goes on after it.
         struct upcall_scope {
           const transports::connection* outer;

@@ -23,6 +23,17 @@ namespace switchyard::core {
 
 class orb_impl;
 
+// Where the reply to a one-way request with SyncScope WITH_SERVER goes as soon as its target is
+// found, before the upcall: the connection it came on. A collocated call has none, and is
+// answered after the upcall (as WITH_TARGET).
+class early_reply_channel {
+ public:
+  virtual void send_early(std::span<const std::byte> reply) = 0;
+
+ protected:
+  ~early_reply_channel() = default;
+};
+
 // The object key a request names, whatever its addressing: a view for KeyAddr (the common
 // case); for ProfileAddr and ReferenceAddr the key is copied out of the profile into `storage`.
 std::string_view object_key_of(const giop::target_address& target, std::uint8_t minor, iop::octets& storage);
@@ -33,9 +44,11 @@ std::string_view object_key_of(const giop::target_address& target, std::uint8_t 
 // request expects none. What the servant raises becomes the reply (a system exception, UNKNOWN,
 // LOCATION_FORWARD); a request header that does not decode raises MARSHAL, since there is no
 // request id to answer it with. `from` is the connection the request came on, nullptr for a
-// collocated call: an adapter's access policy and current_caller() look at it.
+// collocated call: an adapter's access policy and current_caller() look at it. A WITH_SERVER
+// request's reply goes to `early` (when there is one) before the upcall, and nothing is returned.
 std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_view& message,
                                             const giop::protocol& protocol, cdr::output_stream& out,
-                                            instrument::phase_timer& timer, const transports::connection* from);
+                                            instrument::phase_timer& timer, const transports::connection* from,
+                                            early_reply_channel* early = nullptr);
 
 }  // namespace switchyard::core

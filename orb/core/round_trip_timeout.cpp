@@ -39,8 +39,9 @@ std::int64_t checked_timeout(std::chrono::nanoseconds timeout, const char* what)
 }  // namespace
 
 object_ref object_ref::with_round_trip_timeout(std::chrono::nanoseconds timeout) const {
-  object_ref copy(state_);
-  copy.round_trip_timeout_ = checked_timeout(timeout, "object_ref::with_round_trip_timeout");
+  object_ref copy(*this);
+  copy.round_trip_timeout_ =
+      static_cast<std::uint64_t>(checked_timeout(timeout, "object_ref::with_round_trip_timeout"));
   return copy;
 }
 

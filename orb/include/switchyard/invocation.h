@@ -62,7 +62,9 @@ class invocation {
     return invoke([](cdr::output_stream&) {}, raise_user);
   }
 
-  // A one-way call: returns once the request is sent.
+  // A one-way call: returns once the request is sent, or, when the target's synchronization scope
+  // is with_server or with_target (object_ref::with_sync_scope, -ORBSyncScope), once its reply
+  // comes.
   template <class MarshalArguments>
   void invoke_oneway(MarshalArguments&& marshal_arguments) {
     for (;;) {
