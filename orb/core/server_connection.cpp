@@ -137,13 +137,7 @@ void server_connection::serve_request(const giop::message_view& message, const g
       }
     } scope{{*this}, marking_loop_};
     if (scope.leads != nullptr) scope.frame.servant_mark = scope.leads->servant_begins(*this);
-    // A one-way request with SyncScope WITH_SERVER is answered before its upcall.
-    struct early_reply final : early_reply_channel {
-      server_connection& self;
-      explicit early_reply(server_connection& self) noexcept : self(self) {}
-      void send_early(std::span<const std::byte> reply) override { self.send(reply); }
-    } early(*this);
-    reply = dispatch_request(owner_.orb(), message, protocol, out, timer, connection_.get(), &early);
+    reply = dispatch_request(owner_.orb(), message, protocol, out, timer, connection_.get(), this);
   }
   if (reply.empty()) return;  // a oneway
   send(reply);

@@ -28,6 +28,7 @@
 
 #include "orb/base/page_allocator.h"
 #include "orb/core/message_reader.h"
+#include "orb/core/request_dispatch.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/protocol.h"
 #include "switchyard/cdr/output_stream.h"
@@ -53,7 +54,10 @@ struct upcall_frame {
 // (upcall_wait).
 extern constinit thread_local upcall_frame* current_upcall;
 
-class server_connection final : public transports::io_handler, public std::enable_shared_from_this<server_connection> {
+// A one-way request with SyncScope WITH_SERVER is answered before its upcall (early_reply_channel).
+class server_connection final : public transports::io_handler,
+                                public early_reply_channel,
+                                public std::enable_shared_from_this<server_connection> {
  public:
   server_connection(server& owner, std::unique_ptr<transports::connection> connection);
   ~server_connection() override;
@@ -127,6 +131,7 @@ class server_connection final : public transports::io_handler, public std::enabl
   // Sends one whole message as the driver allows: blocking (bounded) for a dedicated thread,
   // what the socket takes now plus a pending rest for an event loop.
   void send(std::span<const std::byte> message);
+  void send_early(std::span<const std::byte> reply) override { send(reply); }
 
   // Event loop: reads and serves (or queues) what arrived; false when the connection must end.
   bool on_readable();

@@ -166,8 +166,8 @@ TEST_CASE("with_target: a one-way call returns after its upcall, raising what th
 
 TEST_CASE("with_server: a one-way call returns once the server has found the target, before the upcall ends",
           "[core][oneway]") {
-  const std::string model = GENERATE(std::string("thread-per-connection"), std::string("reactive"),
-                                     std::string("pool"), std::string("adaptive"));
+  const std::string model = GENERATE(std::string("thread-per-connection"), std::string("reactive"), std::string("pool"),
+                                     std::string("adaptive"));
   CAPTURE(model);
   oneway_server server(model == "pool" ? std::vector<std::string>{"-ORBThreads", "2"}
                                        : std::vector<std::string>{"-ORBConcurrency", model});

@@ -90,9 +90,10 @@ class object_ref {
 
  private:
   std::shared_ptr<core::object_state> state_;
-  // The policies share one word, so that a reference stays three words.
-  std::uint64_t round_trip_timeout_ : 61 = 0;  // nanoseconds; 0: no policy on this copy
+  // The policies share one word, so that a reference stays three words; the timeout in the high
+  // bits, which a call reads with one shift.
   std::uint64_t sync_scope_ : 3 = 0;           // sync_scope + 1; 0: no policy on this copy
+  std::uint64_t round_trip_timeout_ : 61 = 0;  // nanoseconds; 0: no policy on this copy
 };
 
 static_assert(sizeof(object_ref) == 3 * sizeof(void*), "a reference is its state and one word of policies");
