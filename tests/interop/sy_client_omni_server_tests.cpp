@@ -192,6 +192,28 @@ TEST_CASE("ttcp_sequence calls reach omniORB with every GIOP version", "[interop
   client->destroy();
 }
 
+TEST_CASE("one-way calls with every synchronization scope reach omniORB", "[interop][oneway]") {
+  REQUIRE_OMNI_SERVER(server);
+  auto version = GENERATE("1.0", "1.1", "1.2");
+  INFO("GIOP " << version);
+  auto client = client_orb(version);
+  auto ttcp = client->string_to_object(server->ior("ttcp/0"));
+  for (auto scope : {sync_scope::none, sync_scope::with_transport, sync_scope::with_server, sync_scope::with_target}) {
+    INFO("scope " << static_cast<int>(scope));
+    hand::ttcp_sequence_stub(ttcp.with_sync_scope(scope)).sendNoParams_1way();
+  }
+  // Those that wait for a reply learn that the object is not there.
+  auto mangled = client->string_to_object(with_mangled_key(server->ior("ttcp/0")));
+  for (auto scope : {sync_scope::with_server, sync_scope::with_target}) {
+    INFO("scope " << static_cast<int>(scope));
+    CHECK(system_exception_of([&] {
+            hand::ttcp_sequence_stub(mangled.with_sync_scope(scope)).sendNoParams_1way();
+          }).kind() == SystemExceptionKind::OBJECT_NOT_EXIST);
+  }
+  hand::ttcp_sequence_stub(ttcp).sendNoParams_2way();
+  client->destroy();
+}
+
 TEST_CASE("_is_a, _non_existent and LocateRequest against omniORB", "[interop]") {
   REQUIRE_OMNI_SERVER(server);
   auto version = GENERATE("1.0", "1.1", "1.2");
