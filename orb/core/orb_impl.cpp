@@ -223,4 +223,9 @@ void orb_impl::dump_profile_at_exit() noexcept {
   }
 }
 
+void orb_impl::set_interceptors(client_interceptor_list client, server_interceptor_list server) {
+  client_interceptors_ = client.empty() ? nullptr : std::make_unique<const client_interceptor_list>(std::move(client));
+  server_interceptors_ = server.empty() ? nullptr : std::make_unique<const server_interceptor_list>(std::move(server));
+}
+
 }  // namespace switchyard::core
