@@ -105,6 +105,8 @@ void owned_contexts::append_to(std::vector<giop::service_context>& out) const {
 
 // --- Client.
 
+[[gnu::noinline, gnu::cold]] void destroy(client_interception* interception) noexcept { delete interception; }
+
 void client_interception::send_request(std::uint32_t request_id, bool response_expected,
                                        std::span<const std::byte> object_key) {
   request_id_ = request_id;

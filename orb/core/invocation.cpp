@@ -101,7 +101,7 @@ invocation::invocation(deferred_call_t, const object_ref& target, std::string_vi
 invocation::~invocation() {
   core::invocation_state& state = state_of(state_);
   if (state.interception != nullptr) [[unlikely]]
-    delete state.interception;
+    core::destroy(state.interception);
   *state.restore_receiving_orb_to = state.previous_receiving_orb;
   state.~invocation_state();
 }
@@ -208,23 +208,27 @@ cdr::output_stream& invocation::begin(bool response_expected) {
 
 bool invocation::complete_twoway(user_exception_raiser raise_user) {
   core::invocation_state& state = state_of(state_);
-  if (state.interception != nullptr) [[unlikely]]
-    return complete_intercepted(raise_user, true);
   if (!state.bound.connection) [[unlikely]]
     return complete_collocated_twoway(raise_user);
   try {
     send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
     state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
   } catch (const SystemException& e) {
+    if (state.interception != nullptr) [[unlikely]]
+      return intercepted_failure(e);
     if (send_again(e)) return false;
     throw;
   }
+  if (state.interception != nullptr) [[unlikely]]
+    intercept_reply();
   return take_reply(raise_user);
 }
 
 // Collocated: served in this thread; -ORBCallTimeout does not cut it off.
 [[gnu::noinline]] bool invocation::complete_collocated_twoway(user_exception_raiser raise_user) {
   collocated_call(false);
+  if (state_of(state_).interception != nullptr) [[unlikely]]
+    intercept_reply();
   return take_reply(raise_user);
 }
 
@@ -283,24 +287,28 @@ bool invocation::receive_twoway(user_exception_raiser raise_user) {
   }
   state.reply_taken = false;
   if (state.interception != nullptr) [[unlikely]]
-    return take_intercepted_reply(raise_user);
+    intercept_reply();
   return take_reply(raise_user);
 }
 
 bool invocation::complete_oneway() {
   core::invocation_state& state = state_of(state_);
-  if (state.interception != nullptr) [[unlikely]]
-    return complete_intercepted(nullptr, false);
   if (!state.bound.connection) [[unlikely]] {
     collocated_call(false);
+    if (state.interception != nullptr) [[unlikely]]
+      oneway_intercepted();
     return true;
   }
   try {
     send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
   } catch (const SystemException& e) {
+    if (state.interception != nullptr) [[unlikely]]
+      return intercepted_failure(e);
     if (send_again(e)) return false;
     throw;
   }
+  if (state.interception != nullptr) [[unlikely]]
+    oneway_intercepted();
   return true;
 }
 
@@ -372,34 +380,28 @@ bool invocation::send_again(const SystemException& failure) {
   return out;
 }
 
-[[gnu::noinline, gnu::cold]] bool invocation::complete_intercepted(user_exception_raiser raise_user, bool twoway) {
-  core::invocation_state& state = state_of(state_);
-  core::client_interception& interception = *state.interception;
-  core::client_connection* const connection = state.bound.connection.get();
-  try {
-    if (connection == nullptr) {
-      collocated_call(false);
-    } else {
-      send_request(*connection, request_stream(), state.mark, state.deadline);
-      if (twoway) connection->wait_for_reply(state.request_id, state.deadline, state.reply);
-    }
-  } catch (const SystemException& e) {
-    if (connection != nullptr && send_again(e)) {
-      interception.finish(interceptor_reply_status::transport_retry);
-      return false;
-    }
-    interception.finish(interceptor_reply_status::system_exception, &e);
-    throw;
+// A failed send or wait (called from its catch block): receive_other when the request goes out
+// again, receive_exception and the exception (or an interceptor's) otherwise. Kept apart from
+// complete_twoway and complete_oneway so that they make no new call of the send or the wait,
+// which would change what the compiler inlines on the plain path.
+[[gnu::noinline, gnu::cold]] bool invocation::intercepted_failure(const SystemException& failure) {
+  core::client_interception& interception = *state_of(state_).interception;
+  if (send_again(failure)) {
+    interception.finish(interceptor_reply_status::transport_retry);
+    return false;
   }
-  if (!twoway) {
-    interception.finish(interceptor_reply_status::successful);  // receive_other: a oneway sent
-    return true;
-  }
-  return take_intercepted_reply(raise_user);
+  interception.finish(interceptor_reply_status::system_exception, &failure);
+  throw;
 }
 
-// The reply's ending points, then the reply taken as without interceptors (unless one raised).
-[[gnu::noinline, gnu::cold]] bool invocation::take_intercepted_reply(user_exception_raiser raise_user) {
+// A oneway sent: receive_other, reply status successful.
+[[gnu::noinline, gnu::cold]] void invocation::oneway_intercepted() {
+  state_of(state_).interception->finish(interceptor_reply_status::successful);
+}
+
+// The reply's ending points; the caller then takes the reply as without interceptors (unless one
+// raised). Not taking it here keeps take_reply's copies, and what they inline, as they were.
+[[gnu::noinline, gnu::cold]] void invocation::intercept_reply() {
   core::invocation_state& state = state_of(state_);
   core::client_interception& interception = *state.interception;
   giop::reply_header header;
@@ -408,7 +410,12 @@ bool invocation::send_again(const SystemException& failure) {
     if (reply.header.type != giop::message_type::reply)
       throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
                             "a LocateReply answered a Request");
-    header = giop::protocol_for(reply.header.ver.minor)->decode_reply(reply);
+    // The request's protocol, not protocol_for: a further call of that would keep the compiler
+    // from inlining it into begin. A server answers in the request's version.
+    if (reply.header.ver.minor != state.protocol->minor())
+      throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::maybe,
+                            "a reply in another GIOP version than its request");
+    header = state.protocol->decode_reply(reply);
   } catch (const SystemException& e) {
     interception.finish(interceptor_reply_status::system_exception, &e);
     throw;
@@ -436,7 +443,6 @@ bool invocation::send_again(const SystemException& failure) {
     case giop::reply_status::needs_addressing_mode:
       break;
   }
-  return take_reply(raise_user);
 }
 
 }  // namespace switchyard

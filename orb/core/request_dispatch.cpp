@@ -134,10 +134,13 @@ struct decoded_request {
   std::uint32_t operation_index = no_operation_index;
 };
 
+// `plain_first`: try the straight-line decoder of the common header first (the plain path only:
+// a second call of it, from the intercepted path, would keep the compiler from inlining it).
+template <bool plain_first>
 [[gnu::always_inline]] inline void decode(const giop::message_view& message, const giop::protocol& protocol,
                                           decoded_request& request) {
   giop::request_header& header = request.header;
-  if (!giop::decode_plain_request(message, header)) header = protocol.decode_request(message);
+  if (!plain_first || !giop::decode_plain_request(message, header)) header = protocol.decode_request(message);
   request.key = object_key_of(header.target, message.header.ver.minor, request.key_storage);
   if (!header.service_contexts.empty()) {
     if (auto context = header.service_contexts.find(operation_index_context_id))
@@ -200,7 +203,7 @@ std::span<const std::byte> dispatch_request(orb_impl& orb, const giop::message_v
   if (orb.server_interceptors() != nullptr) [[unlikely]]
     return dispatch_intercepted(orb, message, protocol, out, timer, from);
   decoded_request decoded;
-  decode(message, protocol, decoded);
+  decode<true>(message, protocol, decoded);
   const giop::request_header& header = decoded.header;
 
   timer.mark(instrument::layer::parse);
@@ -302,7 +305,7 @@ class intercepted_reply final : public reply_sink {
     orb_impl& orb, const giop::message_view& message, const giop::protocol& protocol, cdr::output_stream& out,
     instrument::phase_timer& timer, const transports::connection* from) {
   decoded_request decoded;
-  decode(message, protocol, decoded);
+  decode<false>(message, protocol, decoded);
   const giop::request_header& header = decoded.header;
   timer.mark(instrument::layer::parse);
 

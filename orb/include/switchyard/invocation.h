@@ -116,11 +116,12 @@ class invocation {
   // After a failed send or wait: true when the request is to be sent again.
   bool send_again(const SystemException& failure);
   // With portable interceptors (switchyard/interceptors.h), out of line: begin's header with the
-  // interceptors' contexts (never from the header cache), after their send_request; the send and
-  // the reply with their ending points.
+  // interceptors' contexts (never from the header cache), after their send_request; a failed send
+  // or wait, a oneway sent and the reply, with their ending points.
   cdr::output_stream& begin_intercepted(cdr::output_stream& out, std::uint8_t response_flags);
-  bool complete_intercepted(user_exception_raiser raise_user, bool twoway);
-  bool take_intercepted_reply(user_exception_raiser raise_user);
+  bool intercepted_failure(const SystemException& failure);
+  void oneway_intercepted();
+  void intercept_reply();
 
   object_ref target_;
   std::string_view operation_;
