@@ -2,8 +2,10 @@
 
 #include <new>
 #include <utility>
+#include <vector>
 
 #include "orb/core/collocation.h"
+#include "orb/core/interception.h"
 #include "orb/core/invocation_state.h"
 #include "orb/core/orb_impl.h"
 #include "orb/core/request_header_cache.h"
@@ -13,6 +15,7 @@
 #include "orb/giop/plain_messages.h"
 #include "orb/ior/ior.h"
 #include "switchyard/exception.h"
+#include "switchyard/interceptors.h"
 #include "switchyard/object_io.h"
 
 namespace switchyard {
@@ -112,6 +115,8 @@ invocation::invocation(deferred_call_t, const object_ref& target, std::string_vi
 
 invocation::~invocation() {
   core::invocation_state& state = state_of(state_);
+  if (state.interception != nullptr) [[unlikely]]
+    core::destroy(state.interception);
   *state.restore_receiving_orb_to = state.previous_receiving_orb;
   state.~invocation_state();
 }
@@ -121,6 +126,15 @@ cdr::output_stream& invocation::begin(bool response_expected) {
   state.reply.clear();
   state.bound = target_.state()->bind(state.deadline);
   state.protocol = giop::protocol_for(state.bound.giop_minor);
+  const std::uint8_t response_flags =
+      response_expected ? giop::response_flags::with_target
+                        : oneway_response_flags(target_, target_.state()->orb().options().oneway_sync_scope);
+  state.response_flags = response_flags;
+  // Portable interceptors: without them in the process, one load of a global and a test.
+  if (core::orb_impl::client_interceptors_anywhere()) [[unlikely]] {
+    if (target_.state()->orb().client_interceptors() != nullptr)
+      return begin_intercepted(request_stream(), response_flags);
+  }
   // The first request on a connection says which code sets we chose (GIOP 1.1 and later). A
   // collocated binding has no connection (this same ORB reads the request): no code sets, and
   // request ids of the thread's own.
@@ -138,10 +152,6 @@ cdr::output_stream& invocation::begin(bool response_expected) {
 
   // Our own servers get the operation's index for active demultiplexing.
   const std::uint32_t sent_index = state.bound.peer_is_switchyard ? operation_index_ : no_operation_index;
-  const std::uint8_t response_flags =
-      response_expected ? giop::response_flags::with_target
-                        : oneway_response_flags(target_, target_.state()->orb().options().oneway_sync_scope);
-  state.response_flags = response_flags;
   const core::request_header_key key{state.bound.id, operation_, sent_index, response_flags};
   auto& headers = core::request_header_cache::of_this_thread();
   // A replayed header is one copy, no write_octets: the threshold can stay.
@@ -222,15 +232,21 @@ bool invocation::complete_twoway(user_exception_raiser raise_user) {
     send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
     state.bound.connection->wait_for_reply(state.request_id, state.deadline, state.reply);
   } catch (const SystemException& e) {
+    if (state.interception != nullptr) [[unlikely]]
+      return intercepted_failure(e);
     if (send_again(e)) return false;
     throw;
   }
+  if (state.interception != nullptr) [[unlikely]]
+    intercept_reply();
   return take_reply(raise_user);
 }
 
 // Collocated: served in this thread; -ORBCallTimeout does not cut it off.
 [[gnu::noinline]] bool invocation::complete_collocated_twoway(user_exception_raiser raise_user) {
   collocated_call(false);
+  if (state_of(state_).interception != nullptr) [[unlikely]]
+    intercept_reply();
   return take_reply(raise_user);
 }
 
@@ -288,6 +304,8 @@ bool invocation::receive_twoway(user_exception_raiser raise_user) {
     }
   }
   state.reply_taken = false;
+  if (state.interception != nullptr) [[unlikely]]
+    intercept_reply();
   return take_reply(raise_user);
 }
 
@@ -298,14 +316,20 @@ bool invocation::complete_oneway() {
     return complete_twoway(nullptr);
   if (!state.bound.connection) [[unlikely]] {
     collocated_call(false);
+    if (state.interception != nullptr) [[unlikely]]
+      oneway_intercepted();
     return true;
   }
   try {
     send_request(*state.bound.connection, request_stream(), state.mark, state.deadline);
   } catch (const SystemException& e) {
+    if (state.interception != nullptr) [[unlikely]]
+      return intercepted_failure(e);
     if (send_again(e)) return false;
     throw;
   }
+  if (state.interception != nullptr) [[unlikely]]
+    oneway_intercepted();
   return true;
 }
 
@@ -313,8 +337,11 @@ void invocation::collocated_call(bool copy_reply) {
   core::invocation_state& state = state_of(state_);
   core::object_state& target = *target_.state();
   core::call_collocated(target.orb(), request_stream(), state.mark, state.reply, copy_reply);
-  // Direct mode: the generated stub calls the servant itself from now on.
-  if (target.orb().options().collocation == core::collocation_mode::direct) target.refresh_direct();
+  // Direct mode: the generated stub calls the servant itself from now on; not with interceptors,
+  // whose points every collocated call must pass.
+  if (target.orb().options().collocation == core::collocation_mode::direct &&
+      target.orb().client_interceptors() == nullptr && target.orb().server_interceptors() == nullptr)
+    target.refresh_direct();
 }
 
 bool invocation::send_again(const SystemException& failure) {
@@ -333,6 +360,109 @@ bool invocation::send_again(const SystemException& failure) {
   // The target failed: drop any forward too, so the next call starts from the IOR again.
   target_.state()->reset_binding();
   return false;
+}
+
+// --- Portable interceptors (orb/core/interception.h): none of this runs without them.
+
+[[gnu::noinline, gnu::cold]] cdr::output_stream& invocation::begin_intercepted(cdr::output_stream& out,
+                                                                               std::uint8_t response_flags) {
+  core::invocation_state& state = state_of(state_);
+  if (state.interception == nullptr)
+    state.interception =
+        new core::client_interception(*target_.state()->orb().client_interceptors(), target_, operation_);
+  core::client_connection* const connection = state.bound.connection.get();
+  state.request_id = connection != nullptr ? connection->next_request_id() : next_collocated_request_id();
+  // send_request first: a request an interceptor stops takes no turn to send the code sets.
+  state.interception->send_request(state.request_id, response_flags, *state.bound.object_key);
+  const bool send_code_sets = connection != nullptr && state.bound.giop_minor >= 1 && connection->take_code_sets_turn();
+  const std::uint32_t sent_index = state.bound.peer_is_switchyard ? operation_index_ : no_operation_index;
+
+  out.reset();
+  out.set_giop_minor(state.bound.giop_minor);
+  giop::request_fields fields;
+  fields.request_id = state.request_id;
+  fields.response_flags = response_flags;
+  fields.target = giop::target_address::by_key(*state.bound.object_key);
+  fields.operation = operation_;
+  std::vector<giop::service_context> contexts;
+  static const core::code_sets_context code_sets;
+  if (send_code_sets) contexts.push_back({core::code_sets_context_id, code_sets.data});
+  core::operation_index_context index_context;
+  if (sent_index != no_operation_index) {
+    index_context.set(sent_index);
+    contexts.push_back({core::operation_index_context_id, index_context.data});
+  }
+  state.interception->added_contexts().append_to(contexts);
+  fields.service_contexts = contexts;
+  out.set_external_threshold(0);
+  state.mark = state.protocol->begin_request(out, fields);
+  out.set_external_threshold(external_argument_threshold);
+  return out;
+}
+
+// A failed send or wait (called from its catch block): receive_other when the request goes out
+// again, receive_exception and the exception (or an interceptor's) otherwise. Kept apart from
+// complete_twoway and complete_oneway so that they make no new call of the send or the wait,
+// which would change what the compiler inlines on the plain path.
+[[gnu::noinline, gnu::cold]] bool invocation::intercepted_failure(const SystemException& failure) {
+  core::client_interception& interception = *state_of(state_).interception;
+  if (send_again(failure)) {
+    interception.finish(interceptor_reply_status::transport_retry);
+    return false;
+  }
+  interception.finish(interceptor_reply_status::system_exception, &failure);
+  throw;
+}
+
+// A oneway sent: receive_other, reply status successful.
+[[gnu::noinline, gnu::cold]] void invocation::oneway_intercepted() {
+  state_of(state_).interception->finish(interceptor_reply_status::successful);
+}
+
+// The reply's ending points; the caller then takes the reply as without interceptors (unless one
+// raised). Not taking it here keeps take_reply's copies, and what they inline, as they were.
+[[gnu::noinline, gnu::cold]] void invocation::intercept_reply() {
+  core::invocation_state& state = state_of(state_);
+  core::client_interception& interception = *state.interception;
+  giop::reply_header header;
+  try {
+    const giop::message_view& reply = state.reply.message();
+    if (reply.header.type != giop::message_type::reply)
+      throw SystemException(SystemExceptionKind::COMM_FAILURE, minor::bad_message, CompletionStatus::maybe,
+                            "a LocateReply answered a Request");
+    // The request's protocol, not protocol_for: a further call of that would keep the compiler
+    // from inlining it into begin. A server answers in the request's version.
+    if (reply.header.ver.minor != state.protocol->minor())
+      throw SystemException(SystemExceptionKind::MARSHAL, minor::bad_message, CompletionStatus::maybe,
+                            "a reply in another GIOP version than its request");
+    header = state.protocol->decode_reply(reply);
+  } catch (const SystemException& e) {
+    interception.finish(interceptor_reply_status::system_exception, &e);
+    throw;
+  }
+  interception.set_reply_contexts(header.service_contexts);
+  switch (header.status) {
+    case giop::reply_status::no_exception:
+      interception.finish(interceptor_reply_status::successful);
+      break;
+    case giop::reply_status::user_exception: {
+      cdr::input_stream body = header.body;
+      interception.finish(interceptor_reply_status::user_exception, nullptr, body.read_string_view());
+      break;
+    }
+    case giop::reply_status::system_exception: {
+      cdr::input_stream body = header.body;
+      const SystemException received = giop::read_system_exception(body).to_exception();
+      interception.finish(interceptor_reply_status::system_exception, &received);
+      break;
+    }
+    case giop::reply_status::location_forward:
+    case giop::reply_status::location_forward_perm:
+      interception.finish(interceptor_reply_status::location_forward);
+      break;
+    case giop::reply_status::needs_addressing_mode:
+      break;
+  }
 }
 
 }  // namespace switchyard

@@ -10,6 +10,8 @@
 
 namespace switchyard::core {
 
+class client_interception;
+
 struct invocation_state {
   binding bound;
   client_connection::reply reply;
@@ -30,6 +32,8 @@ struct invocation_state {
   // Where the destructor puts it back: the thread's receiving-ORB slot, or, for a deferred call
   // (which made no ORB current), previous_receiving_orb itself. No branch either way.
   orb_impl** restore_receiving_orb_to = &previous_receiving_orb;
+  // The call's portable interceptors' state: null unless the ORB has client interceptors.
+  client_interception* interception = nullptr;
 };
 
 // The thread's receiving-ORB slot (switchyard/object_io.h), for invocations: they save and

@@ -12,6 +12,7 @@
 #include "orb/ior/iiop_profile.h"
 #include "orb/ior/tags.h"
 #include "switchyard/exception.h"
+#include "switchyard/interceptors.h"
 #include "switchyard/value.h"
 
 namespace switchyard {
@@ -120,14 +121,34 @@ bool object_adapter::deactivate(const object_ref& reference) {
   return false;
 }
 
+namespace {
+
+// The registered ORB initializers (switchyard/interceptors.h) around the ORB's making: pre_init,
+// the ORB, post_init, then the interceptors they added go into it. Without initializers, the ORB
+// as it was.
+std::shared_ptr<core::orb_impl> make_orb_impl(core::orb_options options, std::vector<std::string> arguments) {
+  const auto initializers = core::registered_orb_initializers();
+  if (initializers.empty()) return std::make_shared<core::orb_impl>(std::move(options));
+  orb_init_info info(std::move(arguments));
+  for (const auto& initializer : initializers) initializer->pre_init(info);
+  auto impl = std::make_shared<core::orb_impl>(std::move(options));
+  for (const auto& initializer : initializers) initializer->post_init(info);
+  impl->set_interceptors(info.client_request_interceptors(), info.server_request_interceptors());
+  return impl;
+}
+
+}  // namespace
+
 std::shared_ptr<orb> orb_init(int& argc, char** argv) {
+  std::vector<std::string> arguments(argv, argv + argc);
   auto options = core::parse_orb_options(argc, argv);
-  return std::shared_ptr<orb>(new orb(std::make_shared<core::orb_impl>(std::move(options))));
+  return std::shared_ptr<orb>(new orb(make_orb_impl(std::move(options), std::move(arguments))));
 }
 
 std::shared_ptr<orb> orb_init(std::vector<std::string> args) {
+  std::vector<std::string> arguments = args;
   auto options = core::parse_orb_options(args);
-  return std::shared_ptr<orb>(new orb(std::make_shared<core::orb_impl>(std::move(options))));
+  return std::shared_ptr<orb>(new orb(make_orb_impl(std::move(options), std::move(arguments))));
 }
 
 }  // namespace switchyard

@@ -223,4 +223,12 @@ void orb_impl::dump_profile_at_exit() noexcept {
   }
 }
 
+constinit std::atomic<bool> orb_impl::client_interceptors_in_process{false};
+
+void orb_impl::set_interceptors(client_interceptor_list client, server_interceptor_list server) {
+  if (!client.empty()) client_interceptors_in_process.store(true, std::memory_order_relaxed);
+  client_interceptors_ = client.empty() ? nullptr : std::make_unique<const client_interceptor_list>(std::move(client));
+  server_interceptors_ = server.empty() ? nullptr : std::make_unique<const server_interceptor_list>(std::move(server));
+}
+
 }  // namespace switchyard::core

@@ -13,6 +13,7 @@
 
 #include "orb/adapter/adapter_registry.h"
 #include "orb/core/connection_cache.h"
+#include "orb/core/interception.h"
 #include "orb/core/message_trace.h"
 #include "orb/core/orb_options.h"
 #include "orb/core/server.h"
@@ -36,6 +37,17 @@ class orb_impl final : public adapter::reference_factory, public std::enable_sha
   adapter::adapter_registry& adapters() noexcept { return *adapters_; }
   // The serving half: listeners, connections, concurrency, limits.
   core::server& serving() noexcept { return *server_; }
+
+  // Portable interceptors (switchyard/interceptors.h): null when there are none, which is all a
+  // call without them tests. Set once, inside orb_init, before the ORB is handed out.
+  const client_interceptor_list* client_interceptors() const noexcept { return client_interceptors_.get(); }
+  // Whether some ORB of the process has client interceptors (never cleared): what a call tests
+  // first, one load of a global rather than the chain to its ORB's list.
+  static bool client_interceptors_anywhere() noexcept {
+    return client_interceptors_in_process.load(std::memory_order_relaxed);
+  }
+  const server_interceptor_list* server_interceptors() const noexcept { return server_interceptors_.get(); }
+  void set_interceptors(client_interceptor_list client, server_interceptor_list server);
 
   // adapter::reference_factory: the reference to one of our objects. Opens the default endpoint
   // first if none is open yet.
@@ -76,6 +88,9 @@ class orb_impl final : public adapter::reference_factory, public std::enable_sha
   message_trace trace_;
   connection_cache connections_;
   std::unique_ptr<adapter::adapter_registry> adapters_;
+  static constinit std::atomic<bool> client_interceptors_in_process;
+  std::unique_ptr<const client_interceptor_list> client_interceptors_;
+  std::unique_ptr<const server_interceptor_list> server_interceptors_;
   instrument::probe_table_set probes_;
   std::atomic<bool> profile_dumped_{false};
 

@@ -117,6 +117,13 @@ class invocation {
   void collocated_call(bool copy_reply);
   // After a failed send or wait: true when the request is to be sent again.
   bool send_again(const SystemException& failure);
+  // With portable interceptors (switchyard/interceptors.h), out of line: begin's header with the
+  // interceptors' contexts (never from the header cache), after their send_request; a failed send
+  // or wait, a oneway sent and the reply, with their ending points.
+  cdr::output_stream& begin_intercepted(cdr::output_stream& out, std::uint8_t response_flags);
+  bool intercepted_failure(const SystemException& failure);
+  void oneway_intercepted();
+  void intercept_reply();
 
   object_ref target_;
   std::string_view operation_;
@@ -125,7 +132,7 @@ class invocation {
   cdr::input_stream reply_body_;
   // The invocation's state (binding, request id, the reply it holds) without a heap allocation:
   // its type lives in orb/core/invocation_state.h, which checks that it fits here.
-  alignas(8) std::byte state_[192];
+  alignas(8) std::byte state_[200];
 };
 
 namespace detail {
