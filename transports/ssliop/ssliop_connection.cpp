@@ -254,6 +254,11 @@ connection::step connection::read_step(void* data, std::size_t capacity) {
   std::lock_guard lock(mutex_);
   clear_tls_errors();
   read_wants_write_.store(false, std::memory_order_relaxed);
+  if (end_read_ahead_) {
+    step end = std::move(*end_read_ahead_);
+    end_read_ahead_.reset();
+    return end;
+  }
   std::size_t total = 0;
   auto* at = static_cast<char*>(data);
   for (;;) {
@@ -265,7 +270,14 @@ connection::step connection::read_step(void* data, std::size_t capacity) {
       if (total < capacity && SSL_has_pending(ssl_)) continue;
       return {outcome::done, total, {}};
     }
-    if (total != 0) return {outcome::done, total, {}};  // what came before the wait or the end
+    if (total != 0) {
+      // What came before the wait or the end. An end read in the same socket read (a request and
+      // the close_notify behind it) is kept for the next call: nothing on the socket would wake
+      // its reader.
+      step stopped = classify(0, "TLS receive from");
+      if (stopped.what == outcome::closed || stopped.what == outcome::failed) end_read_ahead_ = std::move(stopped);
+      return {outcome::done, total, {}};
+    }
     if (post_handshake_messages_ > post_handshake_messages_per_second)
       return {outcome::failed, 0,
               "TLS receive from " + peer_address_ + ": more than " +
@@ -309,7 +321,7 @@ bool connection::wait_for(outcome what, clock::time_point deadline) const noexce
 
 bool connection::has_buffered_input() const noexcept {
   std::lock_guard lock(mutex_);
-  return SSL_has_pending(ssl_) != 0;
+  return end_read_ahead_.has_value() || SSL_has_pending(ssl_) != 0;
 }
 
 void connection::set_io_timeouts(std::chrono::milliseconds send, std::chrono::milliseconds receive) {

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "transports/connection.h"
@@ -105,9 +106,13 @@ class connection final : public transports::connection {
   std::chrono::milliseconds send_timeout_{0};
   std::chrono::milliseconds receive_timeout_{0};
   std::atomic<bool> handshake_done_{false};
-  std::atomic<bool> read_wants_write_{false};
-  clock_point storm_window_{};       // under mutex_: the second post_handshake_messages_ counts in
-  int post_handshake_messages_ = 0;  // under mutex_  // the last read_step stopped on SSL_ERROR_WANT_WRITE
+  std::atomic<bool> read_wants_write_{false};  // the last read_step stopped on SSL_ERROR_WANT_WRITE
+  clock_point storm_window_{};                 // under mutex_: the second post_handshake_messages_ counts in
+  int post_handshake_messages_ = 0;            // under mutex_
+  // Under mutex_: the end (close_notify, an alert) read ahead with the last octets returned; the
+  // next read_step reports it, and until then it counts as buffered input (the socket may never
+  // be readable again).
+  std::optional<step> end_read_ahead_;
   bool has_peer_ = false;
   peer_identity peer_;  // written once, before handshake_done_ is set
   std::string local_address_;
