@@ -4,7 +4,8 @@
 # difference divided by CALLS, so start-up, warm-up and shutdown drop out.
 # Usage: count_instructions.sh [BUILDDIR] [CALLS] [-ORB... options for the server]
 # (defaults build-release/ and 10000). NULL_CALL_DII=reuse or per-call counts the same call made
-# through the DII (<switchyard/request.h>) instead of the stub.
+# through the DII (<switchyard/request.h>) instead of the stub. NULL_CALL_INTERCEPTORS=N registers
+# N no-op client and server request interceptors in both processes (null_call.cpp).
 set -euo pipefail
 builddir=${1:-build-release}
 calls=${2:-10000}
@@ -39,7 +40,8 @@ server_options=("$@")
 client_options=()
 [ -n "${NULL_CALL_DII:-}" ] && client_options=(--dii "$NULL_CALL_DII")
 echo "count_instructions.sh: $program, $calls and $((2 * calls)) calls, server options: ${*:-none}," \
-  "client: ${NULL_CALL_DII:+DII, request }${NULL_CALL_DII:-stub}" >&2
+  "client: ${NULL_CALL_DII:+DII, request }${NULL_CALL_DII:-stub}," \
+  "interceptors: ${NULL_CALL_INTERCEPTORS:-0} a side" >&2
 c1=$(count_client "$calls"); c2=$(count_client $((2 * calls)))
 s1=$(count_server "$calls"); s2=$(count_server $((2 * calls)))
 echo "client: $(( (c2 - c1) / calls )) instructions per call"

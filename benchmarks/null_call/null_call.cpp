@@ -12,6 +12,10 @@
 //                                         no server process: the stub of a servant in the same ORB
 //                                         (-ORBCollocation thru-adapter or direct), or the servant's
 //                                         method called through a base-class pointer; prints ns per call
+//
+// NULL_CALL_INTERCEPTORS=N (environment, every mode): N no-op client and N no-op server request
+// interceptors (switchyard/interceptors.h) registered before orb_init, to count what the hook
+// costs a call.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "switchyard/interceptors.h"
 #include "switchyard/orb.h"
 #include "switchyard/request.h"
 #include "ttcp_sequence.h"
@@ -34,6 +39,34 @@ class null_servant final : public ttcp_sequence_skeleton {
   void sendNoParams_2way() override {}
   void sendNoParams_1way() override {}
 };
+
+class no_op_client final : public switchyard::client_request_interceptor {};
+class no_op_server final : public switchyard::server_request_interceptor {};
+
+class no_op_interceptors final : public switchyard::orb_initializer {
+ public:
+  explicit no_op_interceptors(long count) : count_(count) {}
+  void pre_init(switchyard::orb_init_info& info) override {
+    for (long i = 0; i < count_; ++i) {
+      info.add_client_request_interceptor(std::make_shared<no_op_client>());
+      info.add_server_request_interceptor(std::make_shared<no_op_server>());
+    }
+  }
+
+ private:
+  long count_;
+};
+
+// NULL_CALL_INTERCEPTORS: false when it is not a whole number from 0 to 100.
+bool register_interceptors() {
+  const char* text = std::getenv("NULL_CALL_INTERCEPTORS");
+  if (text == nullptr || *text == '\0') return true;
+  char* end = nullptr;
+  const long count = std::strtol(text, &end, 10);
+  if (*end != '\0' || count < 0 || count > 100) return false;
+  if (count > 0) switchyard::register_orb_initializer(std::make_shared<no_op_interceptors>(count));
+  return true;
+}
 
 int usage() {
   std::fprintf(stderr,
@@ -125,6 +158,10 @@ int call_locally(long calls, const std::string& mode, std::vector<std::string> a
 int main(int argc, char** argv) {
   if (argc < 3) return usage();
   const std::string mode = argv[1];
+  if (!register_interceptors()) {
+    std::fprintf(stderr, "null_call: NULL_CALL_INTERCEPTORS: expected a whole number from 0 to 100\n");
+    return 2;
+  }
   try {
     if (mode == "server") return serve(argv[2], {argv + 3, argv + argc});
     if (mode == "local" && argc >= 4) {
