@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "switchyard/interceptors.h"
+#include "benchmarks/sy_bench/bench_interceptors.h"
 #include "switchyard/orb.h"
 #include "switchyard/request.h"
 #include "ttcp_sequence.h"
@@ -40,23 +40,6 @@ class null_servant final : public ttcp_sequence_skeleton {
   void sendNoParams_1way() override {}
 };
 
-class no_op_client final : public switchyard::client_request_interceptor {};
-class no_op_server final : public switchyard::server_request_interceptor {};
-
-class no_op_interceptors final : public switchyard::orb_initializer {
- public:
-  explicit no_op_interceptors(long count) : count_(count) {}
-  void pre_init(switchyard::orb_init_info& info) override {
-    for (long i = 0; i < count_; ++i) {
-      info.add_client_request_interceptor(std::make_shared<no_op_client>());
-      info.add_server_request_interceptor(std::make_shared<no_op_server>());
-    }
-  }
-
- private:
-  long count_;
-};
-
 // NULL_CALL_INTERCEPTORS: false when it is not a whole number from 0 to 100.
 bool register_interceptors() {
   const char* text = std::getenv("NULL_CALL_INTERCEPTORS");
@@ -64,7 +47,9 @@ bool register_interceptors() {
   char* end = nullptr;
   const long count = std::strtol(text, &end, 10);
   if (*end != '\0' || count < 0 || count > 100) return false;
-  if (count > 0) switchyard::register_orb_initializer(std::make_shared<no_op_interceptors>(count));
+  if (count > 0)
+    switchyard::register_orb_initializer(
+        std::make_shared<switchyard::bench::no_op_interceptors>(static_cast<std::size_t>(count)));
   return true;
 }
 

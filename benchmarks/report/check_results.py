@@ -124,6 +124,31 @@ def check_interfaces(out_dir, args):
     print(f"check_results: interfaces {','.join(wanted)} ok")
 
 
+def check_interceptors(out_dir, args):
+    """latency with --interceptors: our ORB's rows for each count asked for and no other, in every
+    case; the others' rows none; the summary has each count's column and its ratio column."""
+    wanted = option(args, "--interceptors", "0").split(",")
+    with open(os.path.join(out_dir, "latency.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    ours = [r for r in rows if r["series"] == "switchyard"]
+    if {r["interceptors"] for r in ours} != set(wanted):
+        fail(f"latency.csv: switchyard rows with {sorted({r['interceptors'] for r in ours})} interceptors, "
+             f"asked {sorted(wanted)}")
+    cases = {(r["mode"], r["type"], r["units"]) for r in ours}
+    for n in wanted:
+        if {(r["mode"], r["type"], r["units"]) for r in ours if r["interceptors"] == n} != cases:
+            fail(f"latency.csv: the series with {n} interceptors lacks cases the others have")
+    for r in rows:
+        if r["series"] != "switchyard" and r["interceptors"] != "":
+            fail(f"latency.csv: a {r['series']} row with interceptors '{r['interceptors']}'")
+    with open(os.path.join(out_dir, "summary.md")) as f:
+        summary = f.read()
+    for n in wanted:
+        if n != "0" and f"switchyard {n} interceptors / switchyard" not in summary:
+            fail(f"summary.md has no column for {n} interceptors over none")
+    print(f"check_results: interceptors {','.join(wanted)} ok")
+
+
 def check_demux_added(out_dir):
     """demux_added.csv, the paired design: the columns in their order; per row a known kind, transport,
     mode and invocation, counts that are non-negative integers, the added latency inside its interval
@@ -298,6 +323,8 @@ def main():
                 fail(f"latency.csv: no ratio for {r['series']} {r['mode']} {r['type']} {r['units']}")
         if os.path.exists(os.path.join(out_dir, "summary.md")):
             check_interfaces(out_dir, sys.argv[4:])
+        if "--interceptors" in sys.argv[4:]:
+            check_interceptors(out_dir, sys.argv[4:])
     if command == "demux":
         with open(os.path.join(out_dir, "demux.csv"), newline="") as f:
             rows = list(csv.DictReader(f))

@@ -536,14 +536,22 @@ def transport_suffix(r):
     return "" if t in ("", "iiop", "tcp") else f" {t}"
 
 
+def interceptor_suffix(r):
+    """" 2 interceptors" for rows of our ORB measured with no-op interceptors (--interceptors);
+    "" without them, for the other series and for CSVs from before the column."""
+    n = r.get("interceptors", "") or ""
+    return "" if n in ("", "0") else f" {n} interceptors"
+
+
 def latency_label(r):
     """The column (and plot line) of a latency.csv or latency_trends.csv row: its series, its
-    transport when not plain IIOP ("switchyard ssliop"), and for calls through the DII the way the
-    request was made ("switchyard dii-reuse"). Rows of stubs (interface sii) and of the baselines
-    (interface empty), and CSVs from before the columns, keep the series' name."""
+    transport when not plain IIOP ("switchyard ssliop"), for calls through the DII the way the
+    request was made ("switchyard dii-reuse"), and the no-op interceptors when there were some
+    ("switchyard 2 interceptors"). Rows of stubs (interface sii) and of the baselines (interface
+    empty), and CSVs from before the columns, keep the series' name."""
     if r.get("interface", "") == "dii":
-        return f"{r['series']}{transport_suffix(r)} dii-{r.get('dii_request') or 'reuse'}"
-    return r["series"] + transport_suffix(r)
+        return f"{r['series']}{transport_suffix(r)} dii-{r.get('dii_request') or 'reuse'}{interceptor_suffix(r)}"
+    return r["series"] + transport_suffix(r) + interceptor_suffix(r)
 
 
 def latency_section(out_dir, rows, trends, pngs):
@@ -553,13 +561,17 @@ def latency_section(out_dir, rows, trends, pngs):
         if latency_label(r) not in series:
             series.append(latency_label(r))
     # DII columns beside their series' stubs: (DII label, SII label) where both were measured.
-    dii_pairs = [(lab, r["series"] + transport_suffix(r)) for lab in series for r in rows
+    dii_pairs = [(lab, r["series"] + transport_suffix(r) + interceptor_suffix(r)) for lab in series for r in rows
                  if latency_label(r) == lab and r.get("interface", "") == "dii"
-                 and r["series"] + transport_suffix(r) in series]
+                 and r["series"] + transport_suffix(r) + interceptor_suffix(r) in series]
     dii_pairs = list(dict.fromkeys(dii_pairs))
     # TLS columns: a series over ssliop against the same series over plain IIOP, same case.
     tls_pairs = [(lab, lab.replace(" ssliop", "", 1)) for lab in series
                  if " ssliop" in lab and lab.replace(" ssliop", "", 1) in series]
+    # Interceptor columns: a series with no-op interceptors against the same series without.
+    interceptor_pairs = list(dict.fromkeys(
+        (latency_label(r), latency_label({**r, "interceptors": ""})) for r in rows
+        if interceptor_suffix(r) and latency_label({**r, "interceptors": ""}) in series))
     modes = [m for m in ("twoway", "oneway") if any(r["mode"] == m for r in rows)]
     key = {(latency_label(r), r["mode"], r["type"], int(r["units"])): r for r in rows}
     for mode in modes:
@@ -581,15 +593,19 @@ def latency_section(out_dir, rows, trends, pngs):
                 low, high = num(r.get("ci_low_us")), num(r.get("ci_high_us"))
                 line.append(fmt(num(r["median_us"])) + (f" [{fmt(low)}, {fmt(high)}]" if low is not None else "")
                             + (f" ({ratio:.2f}x)" if ratio is not None and s != "socket" else ""))
-            for dii, sii in dii_pairs + tls_pairs:
+            for dii, sii in dii_pairs + tls_pairs + interceptor_pairs:
                 a, b = key.get((dii, mode, t, u)), key.get((sii, mode, t, u))
                 ratio = num(a["median_us"]) / num(b["median_us"]) if a and b and num(b["median_us"]) else None
                 line.append(f"{ratio:.2f}" if ratio is not None else "")
             table.append(line)
-        text.append(md_table(["type", "units"] + series + [f"{d} / {s}" for d, s in dii_pairs + tls_pairs], table))
+        text.append(md_table(["type", "units"] + series + [f"{d} / {s}" for d, s in dii_pairs + tls_pairs + interceptor_pairs], table))
     if tls_pairs:
         text.append("\nThe `ssliop / ` columns: latency over TLS (ssliop) over the same series' plain IIOP, same "
                     "case, medians (docs/experiments.md, \"TLS\").\n")
+    if interceptor_pairs:
+        text.append("\nThe `interceptors / ` columns: latency with that many no-op client and server request "
+                    "interceptors in both ORBs over the same series without, same case, medians "
+                    "(docs/experiments.md, \"What an interceptor costs\").\n")
     if dii_pairs:
         text.append("\nThe `/` columns: DII over stub (SII) latency for the same case and series, medians "
                     "(latency paper, figures 11-26; docs/experiments.md, \"Static and dynamic invocation\").\n")

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "benchmarks/sy_bench/bench_interceptors.h"
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/control_orb.h"
 #include "benchmarks/sy_bench/demux_interfaces.h"
@@ -212,6 +213,8 @@ int server_main(std::vector<std::string> args) {
   auto transport = parser.value("--transport").value_or("iiop");
   bool object_id_table = !parser.flag("--no-object-id-table");
   bool nap = parser.flag("--nap");  // the LoadNap servant, "nap <IOR>" (sy-bench load --mix blocking)
+  // --interceptors N: N no-op client and server request interceptors in the serving ORB.
+  std::size_t interceptors = parser.number("--interceptors").value_or(0);
   // --naming corbaloc::HOST:PORT/NameService --naming-context ID: every object is bound under ID
   // too (sy-bench's --netns resolves them from there).
   auto naming = parser.value("--naming");
@@ -220,6 +223,7 @@ int server_main(std::vector<std::string> args) {
   if (naming.has_value() != naming_context.has_value()) throw usage_error("--naming and --naming-context go together");
   if ((servants == 0 && adapters.empty()) || servants > 100000) throw usage_error("--servants: expected 1..100000");
   if (operations > 100000) throw usage_error("--operations: expected 0..100000");
+  if (interceptors > 100) throw usage_error("--interceptors: expected 0..100");
 
   // Signals are taken by one thread with sigwait; every ORB thread inherits the mask.
   sigset_t stop_signals;
@@ -234,7 +238,10 @@ int server_main(std::vector<std::string> args) {
     auto listen = listen_arguments(transport);
     orb_args.insert(orb_args.end(), listen.begin(), listen.end());
   }
-  auto orb = orb_init(orb_args);
+  auto orb = [&] {
+    no_op_interceptors_scope with(interceptors);
+    return orb_init(orb_args);
+  }();
   control_orb control(orb_args, transport);
   auto objects = activate_all(orb, control, servants, operations, adapters, object_id_table, nap);
   if (naming) {
@@ -281,19 +288,20 @@ int server_main(std::vector<std::string> args) {
 
 bench_server::bench_server(const common_options& options, std::size_t servants, std::size_t operations,
                            std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
-                           bool object_id_table, bool nap) {
-  start(options, servants, operations, {}, std::move(orb_args), work_dir, object_id_table, nap);
+                           bool object_id_table, bool nap, std::size_t interceptors) {
+  start(options, servants, operations, {}, std::move(orb_args), work_dir, object_id_table, nap, interceptors);
 }
 
 bench_server::bench_server(const common_options& options, const std::vector<demux_adapter_spec>& adapters,
                            std::vector<std::string> orb_args, const std::filesystem::path& work_dir,
                            bool object_id_table) {
-  start(options, 0, 0, adapters, std::move(orb_args), work_dir, object_id_table, false);
+  start(options, 0, 0, adapters, std::move(orb_args), work_dir, object_id_table, false, 0);
 }
 
 void bench_server::start(const common_options& options, std::size_t servants, std::size_t operations,
                          const std::vector<demux_adapter_spec>& adapters, std::vector<std::string> orb_args,
-                         const std::filesystem::path& work_dir, bool object_id_table, bool nap) {
+                         const std::filesystem::path& work_dir, bool object_id_table, bool nap,
+                         std::size_t interceptors) {
   std::vector<std::string> all = options.orb_args;
   all.insert(all.end(), orb_args.begin(), orb_args.end());
   if (!has_listen_option(all)) {
@@ -305,7 +313,10 @@ void bench_server::start(const common_options& options, std::size_t servants, st
     // own objects' references must not take the ORB's collocated path (docs/orb.md).
     if (std::find(all.begin(), all.end(), "-ORBCollocation") == all.end())
       all.insert(all.end(), {"-ORBCollocation", "none"});
-    local_orb_ = orb_init(all);
+    {
+      no_op_interceptors_scope with(interceptors);
+      local_orb_ = orb_init(all);
+    }
     control_ = std::make_unique<control_orb>(all, options.transport);
     auto objects = activate_all(local_orb_, *control_, servants, operations, adapters, object_id_table, nap);
     demux_adapters_ = objects.adapters;
@@ -329,6 +340,7 @@ void bench_server::start(const common_options& options, std::size_t servants, st
                                    "--operations", std::to_string(operations)};
   if (!object_id_table) argv.push_back("--no-object-id-table");
   if (nap) argv.push_back("--nap");
+  if (interceptors != 0) argv.insert(argv.end(), {"--interceptors", std::to_string(interceptors)});
   if (!adapters.empty()) {
     std::string list;
     for (auto& a : adapters) list += (list.empty() ? "" : ",") + to_text(a);

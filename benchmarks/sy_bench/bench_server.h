@@ -58,10 +58,11 @@ class bench_server {
   // operations; `orb_args` go to the server ORB (after the common ones). `object_id_table`: with
   // perfect servant demultiplexing, the ids ttcp_0..ttcp_999 are in a build-time gperf table
   // (false: the run-time perfect hash alone, `sy-bench server --no-object-id-table`). `nap`: the
-  // load experiment's LoadNap servant too (`sy-bench server --nap`, nap_ior()).
+  // load experiment's LoadNap servant too (`sy-bench server --nap`, nap_ior()). `interceptors`:
+  // that many no-op client and server request interceptors in the serving ORB (bench_interceptors.h).
   bench_server(const common_options& options, std::size_t servants, std::size_t operations,
                std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true,
-               bool nap = false);
+               bool nap = false, std::size_t interceptors = 0);
   // A paired demux server: the `adapters` (and no ttcp servant in the root adapter).
   bench_server(const common_options& options, const std::vector<demux_adapter_spec>& adapters,
                std::vector<std::string> orb_args, const std::filesystem::path& work_dir, bool object_id_table = true);
@@ -96,7 +97,7 @@ class bench_server {
  private:
   void start(const common_options& options, std::size_t servants, std::size_t operations,
              const std::vector<demux_adapter_spec>& adapters, std::vector<std::string> orb_args,
-             const std::filesystem::path& work_dir, bool object_id_table, bool nap);
+             const std::filesystem::path& work_dir, bool object_id_table, bool nap, std::size_t interceptors);
   std::map<std::string, demux_adapter_objects> demux_adapters_;
   std::vector<std::string> ttcp_iors_;
   std::string control_ior_;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <random>
 
+#include "benchmarks/sy_bench/bench_interceptors.h"
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/bench_server.h"
 #include "benchmarks/sy_bench/csv_table.h"
@@ -100,10 +101,11 @@ struct result_row {
   message_sizes sizes;
   summary stats;  // of every sample
   std::vector<double> round_median_us;
-  median_interval median;   // of the round medians: the figure reported
-  std::string interface;    // "sii" or "dii" for our ORB and omniORB, "" for the baselines
-  std::string dii_request;  // "reuse" or "per-call" for dii
-  std::string transport;    // iiop, ssliop, uiop; "tcp" for the baselines
+  median_interval median;    // of the round medians: the figure reported
+  std::string interface;     // "sii" or "dii" for our ORB and omniORB, "" for the baselines
+  std::string dii_request;   // "reuse" or "per-call" for dii
+  std::string transport;     // iiop, ssliop, uiop; "tcp" for the baselines
+  std::string interceptors;  // no-op interceptors of each kind in our client and server; "" for the others
 };
 
 // One case of one series: `run(n, warmup, out)` measures n samples (us) after `warmup` untimed
@@ -117,14 +119,17 @@ struct latency_point {
   std::string interface {
   }, dii_request{};  // as result_row's
   std::string transport = "tcp";
+  std::string interceptors{};
 };
 
 // Our ORB over one transport: its server, the client ORB that calls it (the shared one, or one
 // with the TLS client options), the references.
 struct switchyard_side {
   std::string transport;
+  std::size_t interceptors = 0;
   std::unique_ptr<bench_server> server;
-  std::shared_ptr<orb> own_client;  // ssliop: a client ORB of its own (destroyed at the end)
+  // ssliop, or interceptors: a client ORB of its own (destroyed at the end)
+  std::shared_ptr<orb> own_client;
   std::vector<object_ref> targets;
   object_ref echo;
 };
@@ -234,7 +239,12 @@ int latency_main(std::vector<std::string> args) {
   // every call or made anew for each (docs/experiments.md, "Static and dynamic invocation").
   auto interfaces = parser.list("--interface", {"sii", "dii"});
   auto dii_request_name = parser.value("--dii-request").value_or("reuse");
+  // Our series again with N no-op client and server request interceptors in both ORBs, for each N
+  // listed (docs/experiments.md, "What an interceptor costs").
+  auto interceptor_counts = parser.number_list("--interceptors", {0});
   parser.finish();
+  for (auto n : interceptor_counts)
+    if (n > 100) throw usage_error("--interceptors: expected 0..100");
   if (interfaces.empty()) throw usage_error("--interface: expected sii, dii or sii,dii");
   for (auto& i : interfaces)
     if (i != "sii" && i != "dii") throw usage_error("--interface: unknown value '" + i + "' (sii, dii)");
@@ -296,26 +306,34 @@ int latency_main(std::vector<std::string> args) {
   if (std::find(common.transports.begin(), common.transports.end(), "ssliop") != common.transports.end())
     tls = std::make_unique<tls_material>(common.tls_certs);
   std::mt19937 random(7);
-  for (auto& transport : common.transports) {
+  std::vector<std::pair<std::string, std::size_t>> switchyard_variants;
+  for (auto& transport : common.transports)
+    for (auto n : interceptor_counts) switchyard_variants.emplace_back(transport, n);
+  for (auto& [transport, interceptors] : switchyard_variants) {
     if (!wants("switchyard")) break;
     auto side = std::make_unique<switchyard_side>();
     side->transport = transport;
+    side->interceptors = interceptors;
     common_options over = common;
     over.transport = transport;
     std::vector<std::string> server_args = {"-ORBInstrument", "0"};
     std::shared_ptr<orb> side_client = client;
+    auto client_args = common.orb_args;
     if (transport == "ssliop") {
       auto more = tls->server_args(host);
       server_args.insert(server_args.end(), more.begin(), more.end());
-      if (!common.collocated) {
-        auto client_args = common.orb_args;
-        auto mine = tls->client_args();
-        client_args.insert(client_args.end(), mine.begin(), mine.end());
-        side->own_client = orb_init(client_args);
-        side_client = side->own_client;
-      }
+      auto mine = tls->client_args();
+      client_args.insert(client_args.end(), mine.begin(), mine.end());
     }
-    side->server = std::make_unique<bench_server>(over, servants, 0, server_args, common.out);
+    // A client ORB of its own for TLS (not when collocated: the server's ORB calls itself), and
+    // for interceptors, which an ORB gets only when it is made.
+    if ((transport == "ssliop" && !common.collocated) || interceptors != 0) {
+      no_op_interceptors_scope with(interceptors);
+      side->own_client = orb_init(client_args);
+      side_client = side->own_client;
+    }
+    side->server =
+        std::make_unique<bench_server>(over, servants, 0, server_args, common.out, true, false, interceptors);
     auto& orb = side->server->local_orb() ? side->server->local_orb() : side_client;
     for (auto& ior : side->server->ttcp_iors()) side->targets.push_back(orb->string_to_object(ior));
     side->echo = orb->string_to_object(side->server->echo_ior());
@@ -353,6 +371,7 @@ int latency_main(std::vector<std::string> args) {
              }});
         points.back().interface = interface;
         points.back().transport = transport;
+        points.back().interceptors = std::to_string(interceptors);
         if (dii) points.back().dii_request = std::string(to_string(*dii_request));
       }
     }
@@ -487,11 +506,13 @@ int latency_main(std::vector<std::string> args) {
                    sizes[key_of(point.c)], summarize(point.samples),
                    point.round_median_us,  median_with_interval(point.round_median_us),
                    point.interface,        point.dii_request,
-                   point.transport};
+                   point.transport,        point.interceptors};
     std::cerr << "latency " << row.series
               << (row.transport == "iiop" || row.transport == "tcp" ? "" : " " + row.transport)
-              << (row.interface == "dii" ? " dii " + row.dii_request : "") << " " << mode_name(row.c.twoway) << " "
-              << type_name(row.c) << " x" << row.c.units << ": median " << format_number(row.median.median, 2) << " us";
+              << (row.interface == "dii" ? " dii " + row.dii_request : "")
+              << (row.interceptors.empty() || row.interceptors == "0" ? "" : " " + row.interceptors + " interceptors")
+              << " " << mode_name(row.c.twoway) << " " << type_name(row.c) << " x" << row.c.units << ": median "
+              << format_number(row.median.median, 2) << " us";
     if (row.median.has_interval())
       std::cerr << " [" << format_number(row.median.low, 2) << ", " << format_number(row.median.high, 2) << "]";
     std::cerr << "\n";
@@ -529,7 +550,8 @@ int latency_main(std::vector<std::string> args) {
                    "pooled_median_us",
                    "interface",
                    "dii_request",
-                   "transport"};
+                   "transport",
+                   "interceptors"};
   for (auto& r : results) {
     auto it = socket_mean.find(key_of(r.c));
     std::string ratio = it != socket_mean.end() && it->second > 0 ? format_number(r.median.median / it->second, 3) : "";
@@ -558,7 +580,8 @@ int latency_main(std::vector<std::string> args) {
                format_number(r.stats.median),
                r.interface,
                r.dii_request,
-               r.transport});
+               r.transport,
+               r.interceptors});
   }
   table.write(common.out / "latency.csv");
 
@@ -573,13 +596,15 @@ int latency_main(std::vector<std::string> args) {
                     "per_byte_ratio_to_socket",
                     "interface",
                     "dii_request",
-                    "transport"};
-  // (series, mode, type, interface, dii_request, transport)
-  using trend_key = std::tuple<std::string, bool, std::string, std::string, std::string, std::string>;
+                    "transport",
+                    "interceptors"};
+  // (series, mode, type, interface, dii_request, transport, interceptors)
+  using trend_key = std::tuple<std::string, bool, std::string, std::string, std::string, std::string, std::string>;
   std::map<trend_key, std::pair<std::vector<double>, std::vector<double>>> trend_points;
   for (auto& r : results) {
     if (!r.c.echo && r.c.type == element_type::none) continue;
-    auto& p = trend_points[{r.series, r.c.twoway, type_name(r.c), r.interface, r.dii_request, r.transport}];
+    auto& p =
+        trend_points[{r.series, r.c.twoway, type_name(r.c), r.interface, r.dii_request, r.transport, r.interceptors}];
     p.first.push_back(static_cast<double>(r.c.units * unit_bytes(r.c)));
     p.second.push_back(r.median.median);
   }
@@ -598,7 +623,7 @@ int latency_main(std::vector<std::string> args) {
     }
     trends.add({std::get<0>(key), mode_name(std::get<1>(key)), std::get<2>(key), format_number(line.fixed, 4),
                 format_number(line.per_unit * 1000.0, 4), std::to_string(line.points), fixed_ratio, byte_ratio,
-                std::get<3>(key), std::get<4>(key), std::get<5>(key)});
+                std::get<3>(key), std::get<4>(key), std::get<5>(key), std::get<6>(key)});
   }
   trends.write(common.out / "latency_trends.csv");
   std::cerr << "latency: " << table.rows.size() << " rows -> " << (common.out / "latency.csv").string() << "\n";
