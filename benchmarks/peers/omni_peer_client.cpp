@@ -2,7 +2,8 @@
 // (omni_server, or our own ORB's) and checks every answer.
 //
 //   omni_peer_client (--ior IOR | --ior-file PATH [--object NAME]) --call CMD [--call CMD ...]
-//                    [--count K] [--ssl DIR [--ssl-key FILE]] [-ORB<option> <value> ...]
+//                    [--count K] [--ssl DIR [--ssl-key FILE]]
+//                    [--send-context ID TEXT [--expect-reply-context TEXT]] [-ORB<option> <value> ...]
 //
 // IOR is a stringified IOR or a corbaloc: URL. With --ior-file (the file omni_server writes),
 // ttcp commands use the line named --object (default ttcp/0) and echo commands the line "echo".
@@ -22,7 +23,11 @@
 // DIR/omni-client.pem or --ssl-key FILE (one PEM file holding both). omniORB then reaches an IOR
 // with a TAG_SSL_SEC_TRANS component over SSL (and one without it over TCP, as before); a server
 // that refuses the certificate makes the calls fail with TRANSIENT or COMM_FAILURE.
+// --send-context ID TEXT adds a service context of id ID holding TEXT to every request, through
+// omniORB's interceptor hooks (omni_service_contexts.h); with --expect-reply-context, a call whose
+// reply lacks a context ID + 1 holding exactly that text fails.
 #include "integrity.hh"
+#include "omni_service_contexts.h"
 #include "omni_ssl.h"
 #include "ttcp_sequence.hh"
 
@@ -56,12 +61,18 @@ struct options {
   // 1.1 raises BAD_PARAM_WCharTCSNotKnown), so echo_wstring is skipped below 1.2.
   bool wide_strings = true;
   switchyard::bench::omni_ssl_options ssl;
+  // --send-context ID TEXT: every request carries a context ID holding TEXT (omni_service_contexts.h);
+  // --expect-reply-context TEXT: each call's reply must carry ID + 1 holding TEXT.
+  long send_context = -1;
+  std::string context_text, expected_reply_context;
+  bool expects_reply_context = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "omni_peer_client: " << why << "\n"
             << "usage: omni_peer_client (--ior IOR | --ior-file PATH [--object NAME])"
-               " --call CMD [--call CMD ...] [--count K] [-ORB<option> <value> ...]\n"
+               " --call CMD [--call CMD ...] [--count K]\n"
+               "       [--send-context ID TEXT [--expect-reply-context TEXT]] [-ORB<option> <value> ...]\n"
                "  CMD: noparams2way noparams1way octets:N structs:N echo-all echo:OP"
                " echo-octets:N echo-doubles:N echo-records:N echo-narecords:N bad-key bad-op"
                " non-existent [--refused-ok] [--ssl DIR [--ssl-key FILE]]\n";
@@ -110,12 +121,19 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args) {
       opts.ssl.dir = value("--ssl needs a directory");
     } else if (arg == "--ssl-key") {
       opts.ssl.key_file = value("--ssl-key needs a file");
+    } else if (arg == "--send-context") {
+      opts.send_context = static_cast<long>(to_count(value("--send-context needs an id"), "bad --send-context"));
+      opts.context_text = value("--send-context needs an id and a text");
+    } else if (arg == "--expect-reply-context") {
+      opts.expected_reply_context = value("--expect-reply-context needs a text");
+      opts.expects_reply_context = true;
     } else {
       usage("unknown argument " + arg);
     }
   }
   if (opts.ior.empty() == opts.ior_file.empty()) usage("give exactly one of --ior, --ior-file");
   if (opts.calls.empty()) usage("no --call given");
+  if (opts.expects_reply_context && opts.send_context < 0) usage("--expect-reply-context needs --send-context");
   if (opts.ssl.dir.empty() && !opts.ssl.key_file.empty()) usage("--ssl-key needs --ssl DIR");
   if (!opts.ssl.dir.empty()) {
     const std::string why = switchyard::bench::configure_omni_ssl(opts.ssl, "omni-client.pem");
@@ -625,6 +643,8 @@ int main(int argc, char** argv) {
   int failures = 0;
   try {
     CORBA::ORB_var orb = CORBA::ORB_init(orb_argc, orb_args.data());
+    if (opts.send_context >= 0)
+      switchyard::bench::send_request_context(static_cast<unsigned long>(opts.send_context), opts.context_text);
     CORBA::Object_var ttcp_object, echo_object;
     if (!opts.ior.empty()) {
       ttcp_object = orb->string_to_object(opts.ior.c_str());
@@ -637,6 +657,9 @@ int main(int argc, char** argv) {
     for (const std::string& call : opts.calls) {
       try {
         run_call(orb, opts, call, ttcp_object, echo_object);
+        const std::string reply_context = switchyard::bench::take_reply_context();
+        if (opts.expects_reply_context && reply_context != opts.expected_reply_context)
+          throw check_failed{"reply context '" + reply_context + "', expected '" + opts.expected_reply_context + "'"};
         std::cout << "ok    " << call << " x" << opts.count << std::endl;
       } catch (const call_refused& refusal) {
         std::cout << "refused " << call << ": " << refusal.message << std::endl;

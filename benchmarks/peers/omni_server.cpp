@@ -25,10 +25,13 @@
 // certificate that chains to ca.pem (omni_ssl.h). omniORB then writes port 0 in the IOR's IIOP
 // profile and the SSL port in a TAG_SSL_SEC_TRANS component. --ssl-and-tcp listens on both:
 // giop:tcp:H:P and giop:ssl:H:0 (any free port). --socket-queue is for TCP only.
+// --echo-context ID answers a request's service context of id ID with a reply context of id ID + 1,
+// "omniORB saw: " and its octets, through omniORB's interceptor hooks (omni_service_contexts.h).
 #include "integrity.hh"
 #include "load_nap.hh"
 #include "omni_dsi_echo.h"
 #include "omni_echo_servant.h"
+#include "omni_service_contexts.h"
 #include "omni_socket_queue.h"
 #include "omni_ssl.h"
 #include "ttcp_sequence.hh"
@@ -92,6 +95,7 @@ struct options {
   int socket_queue = 0;  // 0: the system's defaults
   bool nap = false;
   bool verbose = false;
+  long echo_context = -1;  // -1: none
   switchyard::bench::omni_ssl_options ssl;
   bool ssl_and_tcp = false;
 };
@@ -100,7 +104,8 @@ struct options {
   std::cerr << "omni_server: " << why << "\n"
             << "usage: omni_server --ior-file PATH [--servants N] [--host H] [--port P] [--seconds S]\n"
                "                   [--poa ins|root] [--echo static|dsi] [--socket-queue Q] [--nap] [--verbose]\n"
-               "                   [--ssl DIR [--ssl-key FILE] [--ssl-and-tcp]] [-ORB<option> <value> ...]\n";
+               "                   [--ssl DIR [--ssl-key FILE] [--ssl-and-tcp]] [--echo-context ID]\n"
+               "                   [-ORB<option> <value> ...]\n";
   std::exit(2);
 }
 
@@ -159,6 +164,8 @@ options parse(int argc, char** argv, std::vector<char*>& orb_args, bool& has_end
       opts.ssl.key_file = value();
     } else if (arg == "--ssl-and-tcp") {
       opts.ssl_and_tcp = true;
+    } else if (arg == "--echo-context") {
+      opts.echo_context = static_cast<long>(to_number(value(), 0xfffffffe, "--echo-context"));
     } else {
       usage("unknown argument " + arg);
     }
@@ -227,6 +234,7 @@ int main(int argc, char** argv) {
     CORBA::ORB_var orb = CORBA::ORB_init(orb_argc, orb_args.data());
     if (opts.socket_queue > 0)
       switchyard::bench::set_socket_queue_on_server_connections(opts.socket_queue, opts.verbose);
+    if (opts.echo_context >= 0) switchyard::bench::echo_request_context(static_cast<unsigned long>(opts.echo_context));
     PortableServer::POA_var poa =
         PortableServer::POA::_narrow(orb->resolve_initial_references(opts.ins_poa ? "omniINSPOA" : "RootPOA"));
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """omniORB's client against our server: omni_peer_client drives sy_peer_server on loopback.
 
-usage: run_omni_client_sy_server.py SY_SERVER OMNI_CLIENT [--reconnect]
+usage: run_omni_client_sy_server.py SY_SERVER OMNI_CLIENT [--reconnect | --contexts]
        (OMNI_CLIENT = 'none': exit 77, skip)
 
 For each of our servant demultiplexing strategies (linear, dynamic, perfect, active) a fresh
@@ -16,6 +16,12 @@ Every wait is bounded; every process started is killed on the way out.
 reactor (dev_poll): each client is a new connection, closed when the client exits.
 It guards a fixed bug: the server once closed a connection's socket before taking it out of the
 epoll reactor, so the next connection that got the same descriptor number was never served.
+
+--contexts only checks service contexts across the two ORBs' interceptors (issue 25): omniORB's
+client adds a context through its own hooks (omni_peer_client --send-context), our server's
+portable interceptor (sy_peer_server --echo-context) reads it and answers with a reply context,
+which omniORB's hooks must read back, at GIOP 1.0, 1.1 and 1.2. A context id the server does not
+echo must make the client's check fail (the check can fail).
 """
 import os
 import re
@@ -129,8 +135,37 @@ def reconnect(server, client, work):
     return ok and code == 0
 
 
+CONTEXT_ID = 700000
+
+
+def contexts(server, client, work):
+    """omniORB's request context reaches our server interceptor; its reply context comes back."""
+    ior_file = os.path.join(work, "iors-contexts.txt")
+    proc = subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100", "--echo-context", str(CONTEXT_ID)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    ok = True
+    try:
+        if not wait_for_file(ior_file, proc, 20):
+            print("FAILED: server did not write", ior_file)
+            return False
+        for version in VERSIONS:
+            ok &= run_client(client, ["--ior-file", ior_file, "--call", "noparams2way,octets:1000",
+                                      "--send-context", str(CONTEXT_ID), "omni-ping " + version,
+                                      "--expect-reply-context", "switchyard saw: omni-ping " + version,
+                                      "-ORBmaxGIOPVersion", version])
+        ok &= run_client(client, ["--ior-file", ior_file, "--call", "noparams2way",
+                                  "--send-context", str(CONTEXT_ID + 2), "not echoed",
+                                  "--expect-reply-context", "switchyard saw: not echoed"],
+                         expect_failure="reply context '', expected")
+    finally:
+        code, output = stop(proc)
+    print("  " + output.strip().replace("\n", "\n  "))
+    print("  server exit:", code)
+    return ok and code == 0
+
+
 def main():
-    args = [a for a in sys.argv[1:] if a != "--reconnect"]
+    args = [a for a in sys.argv[1:] if a not in ("--reconnect", "--contexts")]
     if len(args) != 2:
         print(__doc__)
         return 2
@@ -142,6 +177,11 @@ def main():
         with tempfile.TemporaryDirectory(prefix="omni_sy_") as work:
             ok = reconnect(server, client, work)
         print("omni_reconnect_sy_server:", "passed" if ok else "FAILED")
+        return 0 if ok else 1
+    if "--contexts" in sys.argv:
+        with tempfile.TemporaryDirectory(prefix="omni_sy_") as work:
+            ok = contexts(server, client, work)
+        print("omni_contexts_sy_server:", "passed" if ok else "FAILED")
         return 0 if ok else 1
     ok = True
     with tempfile.TemporaryDirectory(prefix="omni_sy_") as work:

@@ -20,6 +20,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "orb/ior/ior.h"
 #include "orb/ior/tags.h"
 #include "switchyard/exception.h"
+#include "switchyard/interceptors.h"
 #include "switchyard/invocation.h"
 #include "switchyard/orb.h"
 #include "tests/core/hand_interfaces.h"
@@ -211,6 +213,60 @@ TEST_CASE("one-way calls with every synchronization scope reach omniORB", "[inte
           }).kind() == SystemExceptionKind::OBJECT_NOT_EXIST);
   }
   hand::ttcp_sequence_stub(ttcp).sendNoParams_2way();
+  client->destroy();
+}
+
+// Our client interceptor: adds a context of id `id` to each request and keeps the text of the
+// reply's context `id` + 1 (omni_server --echo-context answers with "omniORB saw: " and ours).
+class context_probe final : public client_request_interceptor {
+ public:
+  explicit context_probe(std::uint32_t id) : id_(id) {}
+  void send_request(client_request_info& info) override {
+    const std::string text = "sy-ping " + std::string(info.operation());
+    info.add_request_service_context(id_, std::as_bytes(std::span(text.data(), text.size())), true);
+  }
+  void receive_reply(client_request_info& info) override {
+    const auto got = info.get_reply_service_context(id_ + 1);
+    reply = got ? std::string(reinterpret_cast<const char*>(got->data()), got->size()) : std::string("(none)");
+  }
+  std::string reply;
+
+ private:
+  std::uint32_t id_;
+};
+
+class context_probe_setup final : public orb_initializer {
+ public:
+  explicit context_probe_setup(std::shared_ptr<context_probe> probe) : probe_(std::move(probe)) {}
+  void pre_init(orb_init_info& info) override { info.add_client_request_interceptor(probe_); }
+
+ private:
+  std::shared_ptr<context_probe> probe_;
+};
+
+TEST_CASE("a service context our client interceptor adds reaches omniORB's hooks, and theirs comes back",
+          "[interop][interceptors]") {
+  if (omni_server_path() == nullptr) {
+    WARN("OMNI_PEER_SERVER is not set (omniORB not found at configure time): not checked");
+    return;
+  }
+  constexpr std::uint32_t context_id = 700000;
+  omni_server echoing(omni_server_path(), 1, {"--echo-context", std::to_string(context_id)});
+  auto version = GENERATE("1.0", "1.1", "1.2");
+  INFO("GIOP " << version);
+  auto probe = std::make_shared<context_probe>(context_id);
+  register_orb_initializer(std::make_shared<context_probe_setup>(probe));
+  auto client = client_orb(version);
+  clear_orb_initializers();
+  hand::ttcp_sequence_stub(client->string_to_object(echoing.ior("ttcp/0"))).sendNoParams_2way();
+  // omniORB writes a GIOP 1.1 reply header's context list empty whatever its hooks added
+  // (giopImpl11::marshalReplyHeader); 1.0 and 1.2 carry them.
+  if (std::string(version) == "1.1") CHECK(probe->reply == "(none)");
+  else CHECK(probe->reply == "omniORB saw: sy-ping sendNoParams_2way");
+  // The shared server echoes nothing: no context comes back (the check above can fail).
+  REQUIRE_OMNI_SERVER(plain);
+  hand::ttcp_sequence_stub(client->string_to_object(plain->ior("ttcp/0"))).sendNoParams_2way();
+  CHECK(probe->reply == "(none)");
   client->destroy();
 }
 

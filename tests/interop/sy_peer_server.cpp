@@ -2,7 +2,7 @@
 // and the benchmarks' cross-ORB series.
 //
 //   sy_peer_server --ior-file PATH [--servants N] [--seconds S] [--counts] [--dsi-echo]
-//                  [-ORB<option> <value> ...]
+//                  [--echo-context ID] [-ORB<option> <value> ...]
 //
 // Writes "ttcp/0 <IOR>", "ttcp/1 <IOR>", ... and "endpoint iiop://127.0.0.1:P" (what the ORB
 // listens on) to --ior-file, through a temporary file and a rename so a reader never sees half a
@@ -17,22 +17,29 @@
 //
 // The servants check what they receive against what omni_peer_client sends (octet i is i mod 256;
 // struct i is {i+1, 'A'+i%26, 1000(i+1), 0xF0+i%16, 0.5(i+1)}) and count calls and bad payloads;
+// --echo-context ID: a server request interceptor answers a request's service context of id ID
+// with a reply context of id ID + 1, "switchyard saw: " and its octets (omniORB's client reads it
+// through its own hooks: omni_peer_client --send-context ID TEXT --expect-reply-context ...).
+//
 // --counts prints one line per servant on exit:
 //   counts ttcp/0 twoway=12 oneway=3 octets=4 structs=2 bad=0
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "switchyard/exception.h"
+#include "switchyard/interceptors.h"
 #include "switchyard/orb.h"
 #include "tests/core/hand_interfaces.h"
 #include "tests/dynamic_interfaces/dsi_echo_servant.h"
@@ -77,13 +84,42 @@ struct options {
   unsigned seconds = 0;  // 0: until a signal
   bool print_counts = false;
   bool dsi_echo = false;
+  long echo_context = -1;  // -1: none
   std::vector<std::string> orb_args;
+};
+
+// --echo-context: the reply context is added as the request's contexts are read, before the
+// servant runs, so that it reaches the client at every GIOP version (interceptors.h).
+class context_echo final : public switchyard::server_request_interceptor {
+ public:
+  explicit context_echo(std::uint32_t id) : id_(id) {}
+  void receive_request_service_contexts(switchyard::server_request_info& info) override {
+    const auto seen = info.get_request_service_context(id_);
+    if (!seen) return;
+    std::string text = "switchyard saw: ";
+    text.append(reinterpret_cast<const char*>(seen->data()), seen->size());
+    info.add_reply_service_context(id_ + 1, std::as_bytes(std::span(text.data(), text.size())), true);
+  }
+
+ private:
+  std::uint32_t id_;
+};
+
+class context_echo_setup final : public switchyard::orb_initializer {
+ public:
+  explicit context_echo_setup(std::uint32_t id) : id_(id) {}
+  void pre_init(switchyard::orb_init_info& info) override {
+    info.add_server_request_interceptor(std::make_shared<context_echo>(id_));
+  }
+
+ private:
+  std::uint32_t id_;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "sy_peer_server: " << why << "\n"
             << "usage: sy_peer_server --ior-file PATH [--servants N] [--seconds S] [--counts]"
-               " [--dsi-echo] [-ORB<option> <value> ...]\n";
+               " [--dsi-echo] [--echo-context ID] [-ORB<option> <value> ...]\n";
   std::exit(2);
 }
 
@@ -120,6 +156,8 @@ options parse(int argc, char** argv) {
       opts.print_counts = true;
     } else if (arg == "--dsi-echo") {
       opts.dsi_echo = true;
+    } else if (arg == "--echo-context") {
+      opts.echo_context = to_unsigned(value("--echo-context needs an id"), "bad --echo-context");
     } else {
       usage("unknown argument " + arg);
     }
@@ -156,6 +194,9 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   try {
+    if (opts.echo_context >= 0)
+      switchyard::register_orb_initializer(
+          std::make_shared<context_echo_setup>(static_cast<std::uint32_t>(opts.echo_context)));
     auto orb = switchyard::orb_init(opts.orb_args);
     auto& root = orb->root_adapter();
     std::vector<std::shared_ptr<counting_ttcp>> servants;
