@@ -103,6 +103,30 @@ void owned_contexts::append_to(std::vector<giop::service_context>& out) const {
   for (const entry& e : entries_) out.push_back({e.id, e.data});
 }
 
+template <class Interceptors, class Point>
+bool ending_points::run(const Interceptors& interceptors, interceptor_reply_status status,
+                        const SystemException* system, std::string_view id, Point point) {
+  reply_status = status;
+  if (system != nullptr) {
+    exception = std::make_unique<SystemException>(*system);
+    exception_id = system->repository_id();
+  } else {
+    exception_id = id;
+  }
+  bool replaced = false;
+  while (started > 0) {
+    try {
+      point(*interceptors[--started]);
+    } catch (...) {
+      exception = std::make_unique<SystemException>(current_as_system_exception());
+      exception_id = exception->repository_id();
+      reply_status = interceptor_reply_status::system_exception;
+      replaced = true;
+    }
+  }
+  return replaced;
+}
+
 // --- Client.
 
 [[gnu::noinline, gnu::cold]] void destroy(client_interception* interception) noexcept { delete interception; }
@@ -112,12 +136,12 @@ void client_interception::send_request(std::uint32_t request_id, std::uint8_t re
   request_id_ = request_id;
   response_flags_ = response_flags;
   object_key_ = object_key;
-  reply_status_ = interceptor_reply_status::none;
-  started_ = 0;
+  ending_.reply_status = interceptor_reply_status::none;
+  ending_.started = 0;
   request_contexts_.clear();
   reply_contexts_ = {};
-  exception_.reset();
-  exception_id_.clear();
+  ending_.exception.reset();
+  ending_.exception_id.clear();
   in_send_request_ = true;
   for (const auto& interceptor : interceptors_) {
     try {
@@ -128,7 +152,7 @@ void client_interception::send_request(std::uint32_t request_id, std::uint8_t re
       finish(interceptor_reply_status::system_exception, &raised);
       throw raised;  // no earlier interceptor replaced it
     }
-    ++started_;
+    ++ending_.started;
   }
   in_send_request_ = false;
 }
@@ -146,38 +170,23 @@ std::optional<std::span<const std::byte>> client_interception::get_reply_service
 
 void client_interception::finish(interceptor_reply_status status, const SystemException* system,
                                  std::string_view exception_id) {
-  reply_status_ = status;
-  if (system != nullptr) {
-    exception_ = std::make_unique<SystemException>(*system);
-    exception_id_ = system->repository_id();
-  } else {
-    exception_id_ = exception_id;
-  }
-  bool replaced = false;
-  while (started_ > 0) {
-    client_request_interceptor& interceptor = *interceptors_[--started_];
-    try {
-      switch (reply_status_) {
-        case interceptor_reply_status::successful:
-          if (response_expected()) interceptor.receive_reply(*this);
-          else interceptor.receive_other(*this);
-          break;
-        case interceptor_reply_status::system_exception:
-        case interceptor_reply_status::user_exception:
-          interceptor.receive_exception(*this);
-          break;
-        default:
-          interceptor.receive_other(*this);
-          break;
-      }
-    } catch (...) {
-      exception_ = std::make_unique<SystemException>(current_as_system_exception());
-      exception_id_ = exception_->repository_id();
-      reply_status_ = interceptor_reply_status::system_exception;
-      replaced = true;
-    }
-  }
-  if (replaced) throw SystemException(*exception_);
+  const bool replaced =
+      ending_.run(interceptors_, status, system, exception_id, [this](client_request_interceptor& interceptor) {
+        switch (ending_.reply_status) {
+          case interceptor_reply_status::successful:
+            if (response_expected()) interceptor.receive_reply(*this);
+            else interceptor.receive_other(*this);
+            break;
+          case interceptor_reply_status::system_exception:
+          case interceptor_reply_status::user_exception:
+            interceptor.receive_exception(*this);
+            break;
+          default:
+            interceptor.receive_other(*this);
+            break;
+        }
+      });
+  if (replaced) throw SystemException(*ending_.exception);
 }
 
 // --- Server.
@@ -185,7 +194,7 @@ void client_interception::finish(interceptor_reply_status status, const SystemEx
 void server_interception::receive_request_service_contexts() {
   for (const auto& interceptor : interceptors_) {
     interceptor->receive_request_service_contexts(*this);
-    ++started_;
+    ++ending_.started;
   }
 }
 
@@ -195,37 +204,22 @@ void server_interception::receive_request() {
 
 const SystemException* server_interception::finish(interceptor_reply_status status, const SystemException* system,
                                                    std::string_view exception_id) {
-  reply_status_ = status;
-  if (system != nullptr) {
-    exception_ = std::make_unique<SystemException>(*system);
-    exception_id_ = system->repository_id();
-  } else {
-    exception_id_ = exception_id;
-  }
-  bool replaced = false;
-  while (started_ > 0) {
-    server_request_interceptor& interceptor = *interceptors_[--started_];
-    try {
-      switch (reply_status_) {
-        case interceptor_reply_status::successful:
-          interceptor.send_reply(*this);
-          break;
-        case interceptor_reply_status::system_exception:
-        case interceptor_reply_status::user_exception:
-          interceptor.send_exception(*this);
-          break;
-        default:
-          interceptor.send_other(*this);
-          break;
-      }
-    } catch (...) {
-      exception_ = std::make_unique<SystemException>(current_as_system_exception());
-      exception_id_ = exception_->repository_id();
-      reply_status_ = interceptor_reply_status::system_exception;
-      replaced = true;
-    }
-  }
-  return replaced ? exception_.get() : nullptr;
+  const bool replaced =
+      ending_.run(interceptors_, status, system, exception_id, [this](server_request_interceptor& interceptor) {
+        switch (ending_.reply_status) {
+          case interceptor_reply_status::successful:
+            interceptor.send_reply(*this);
+            break;
+          case interceptor_reply_status::system_exception:
+          case interceptor_reply_status::user_exception:
+            interceptor.send_exception(*this);
+            break;
+          default:
+            interceptor.send_other(*this);
+            break;
+        }
+      });
+  return replaced ? ending_.exception.get() : nullptr;
 }
 
 }  // namespace switchyard::core

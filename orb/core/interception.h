@@ -23,7 +23,6 @@ namespace switchyard::core {
 using client_interceptor_list = std::vector<std::shared_ptr<client_request_interceptor>>;
 using server_interceptor_list = std::vector<std::shared_ptr<server_request_interceptor>>;
 
-// Contexts an interceptor added: their octets owned here.
 // Messaging::SyncScope from a request's GIOP 1.2 response flags.
 inline sync_scope sync_scope_of(std::uint8_t response_flags) noexcept {
   switch (response_flags & 0x03) {
@@ -36,6 +35,7 @@ inline sync_scope sync_scope_of(std::uint8_t response_flags) noexcept {
   }
 }
 
+// Contexts an interceptor added: their octets owned here.
 class owned_contexts {
  public:
   // BAD_INV_ORDER (minor 15) when `id` is there and not `replace`.
@@ -59,6 +59,22 @@ class owned_contexts {
   };
   std::vector<entry> entries_;
   std::uint64_t changes_ = 0;
+};
+
+// What both sides' ending points share: the reply status and exception they see, and how many
+// interceptors started (the ones they run on, in reverse).
+struct ending_points {
+  interceptor_reply_status reply_status = interceptor_reply_status::none;
+  std::size_t started = 0;
+  std::unique_ptr<SystemException> exception;
+  std::string exception_id;
+
+  // Sets the outcome (`system` null for a user exception named `exception_id`, or none), then
+  // runs `point(interceptor)` on the started interceptors in reverse. An interceptor's exception
+  // becomes the outcome (system_exception) the ones after it see; true when one raised.
+  template <class Interceptors, class Point>
+  bool run(const Interceptors& interceptors, interceptor_reply_status status, const SystemException* system,
+           std::string_view exception_id, Point point);
 };
 
 // One invocation's interception (kept across the requests a LOCATION_FORWARD or a resend makes).
@@ -90,7 +106,7 @@ class client_interception final : public client_request_info {
   std::string_view operation() const noexcept override { return operation_; }
   bool response_expected() const noexcept override { return (response_flags_ & 0x01) != 0; }
   switchyard::sync_scope sync_scope() const noexcept override { return sync_scope_of(response_flags_); }
-  interceptor_reply_status reply_status() const noexcept override { return reply_status_; }
+  interceptor_reply_status reply_status() const noexcept override { return ending_.reply_status; }
   std::optional<std::span<const std::byte>> get_request_service_context(std::uint32_t id) const override {
     return request_contexts_.find(id);
   }
@@ -98,8 +114,8 @@ class client_interception final : public client_request_info {
   std::string_view target_repository_id() const noexcept override { return target_.repository_id(); }
   std::span<const std::byte> target_object_key() const noexcept override { return object_key_; }
   void add_request_service_context(std::uint32_t id, std::span<const std::byte> data, bool replace) override;
-  const SystemException* received_exception() const noexcept override { return exception_.get(); }
-  std::string_view received_exception_id() const noexcept override { return exception_id_; }
+  const SystemException* received_exception() const noexcept override { return ending_.exception.get(); }
+  std::string_view received_exception_id() const noexcept override { return ending_.exception_id; }
 
  private:
   const client_interceptor_list& interceptors_;
@@ -109,13 +125,10 @@ class client_interception final : public client_request_info {
   std::uint32_t request_id_ = 0;
   std::uint8_t response_flags_ = 0x03;
   bool in_send_request_ = false;
-  interceptor_reply_status reply_status_ = interceptor_reply_status::none;
-  // How many interceptors' send_request completed: the ones the ending points run on.
-  std::size_t started_ = 0;
+  // `started`: how many interceptors' send_request completed.
+  ending_points ending_;
   owned_contexts request_contexts_;
   giop::service_context_list reply_contexts_;
-  std::unique_ptr<SystemException> exception_;
-  std::string exception_id_;
 };
 
 // One request's interception on the server.
@@ -151,7 +164,7 @@ class server_interception final : public server_request_info {
   std::string_view operation() const noexcept override { return operation_; }
   bool response_expected() const noexcept override { return (response_flags_ & 0x01) != 0; }
   switchyard::sync_scope sync_scope() const noexcept override { return sync_scope_of(response_flags_); }
-  interceptor_reply_status reply_status() const noexcept override { return reply_status_; }
+  interceptor_reply_status reply_status() const noexcept override { return ending_.reply_status; }
   std::optional<std::span<const std::byte>> get_request_service_context(std::uint32_t id) const override {
     return request_contexts_.find(id);
   }
@@ -163,8 +176,8 @@ class server_interception final : public server_request_info {
   void add_reply_service_context(std::uint32_t id, std::span<const std::byte> data, bool replace) override {
     reply_contexts_.add(id, data, replace);
   }
-  const SystemException* sending_exception() const noexcept override { return exception_.get(); }
-  std::string_view sending_exception_id() const noexcept override { return exception_id_; }
+  const SystemException* sending_exception() const noexcept override { return ending_.exception.get(); }
+  std::string_view sending_exception_id() const noexcept override { return ending_.exception_id; }
 
  private:
   const server_interceptor_list& interceptors_;
@@ -174,11 +187,9 @@ class server_interception final : public server_request_info {
   std::span<const std::byte> object_id_;
   std::uint32_t request_id_;
   std::uint8_t response_flags_;
-  interceptor_reply_status reply_status_ = interceptor_reply_status::none;
-  std::size_t started_ = 0;
+  // `started`: how many interceptors' receive_request_service_contexts completed.
+  ending_points ending_;
   owned_contexts reply_contexts_;
-  std::unique_ptr<SystemException> exception_;
-  std::string exception_id_;
 };
 
 // Deletes an invocation's interception, out of line: the invocation's destructor only calls it
