@@ -7,7 +7,9 @@
 #     and its client against it, and checks what the client prints;
 #  4. runs the example's dynamic programs (the DII client, the DSI server) against the generated
 #     ones and each other: every pair prints what the generated pair prints;
-#  5. runs the greeter over TLS with client certificates and an access policy (--allow).
+#  5. runs the greeter over TLS with client certificates and an access policy (--allow);
+#  6. runs it with portable interceptors: a token the client's interceptor sends and the
+#     server's checks (--token, --require-token), and the server's request log (--log-requests).
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR EXAMPLE_DIR
 set -euo pipefail
 build=$1
@@ -199,3 +201,52 @@ server_pid=""
 grep -q 'greeting Ada for CN=switchyard-client' "$root/tls.server" ||
   { cat "$root/tls.server" >&2; echo "greeter_server did not see the caller's certificate" >&2; exit 1; }
 echo "example: the greeter over TLS, client certificate allowed and another refused: ok"
+
+# 6. Portable interceptors (docs/orb.md): the server refuses requests without the token its
+# interceptor looks for, and logs each request's outcome from another interceptor.
+pi_ior="$root/greeter-pi.ior"
+"$example_build/greeter_server" --ior-file "$pi_ior" --require-token s3cret --log-requests \
+  >"$root/pi.server" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+  [ -s "$pi_ior" ] && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+[ -s "$pi_ior" ] || { cat "$root/pi.server" >&2; echo "greeter_server with interceptors wrote no IOR" >&2; exit 1; }
+status=0
+timeout 30 "$example_build/greeter_client" "$pi_ior" Ada --token s3cret >"$root/pi.client" 2>&1 || status=$?
+if [ "$status" -ne 0 ] || ! grep -q '^Hello, Ada! (greeting 1)$' "$root/pi.client"; then
+  echo "greeter_client with the token exited $status and printed:" >&2
+  cat "$root/pi.client" "$root/pi.server" >&2
+  exit 1
+fi
+for token in "" wrong; do
+  status=0
+  timeout 30 "$example_build/greeter_client" "$pi_ior" Eve ${token:+--token "$token"} >"$root/pi.refused" 2>&1 ||
+    status=$?
+  if [ "$status" -ne 1 ] || ! grep -q 'NO_PERMISSION' "$root/pi.refused"; then
+    echo "greeter_client with token '$token' exited $status and printed:" >&2
+    cat "$root/pi.refused" "$root/pi.server" >&2
+    exit 1
+  fi
+done
+# The refused clients' requests never reached the servant: the next greeting is the second.
+status=0
+timeout 30 "$example_build/greeter_client" "$pi_ior" Grace --token s3cret >"$root/pi.client2" 2>&1 || status=$?
+if [ "$status" -ne 0 ] || ! grep -q '^Hello, Grace! (greeting 2)$' "$root/pi.client2"; then
+  echo "greeter_client with the token, after the refused ones, exited $status and printed:" >&2
+  cat "$root/pi.client2" "$root/pi.server" >&2
+  exit 1
+fi
+kill -TERM "$server_pid"
+status=0
+wait "$server_pid" || status=$?
+server_pid=""
+[ "$status" -eq 0 ] || { cat "$root/pi.server" >&2; echo "greeter_server with interceptors exited $status" >&2; exit 1; }
+# Each refused client's greet was answered by the interceptor, logged by the other.
+for line in 'greet -> reply' 'greet -> exception IDL:omg.org/CORBA/NO_PERMISSION:1.0'; do
+  grep -q -- "$line" "$root/pi.server" ||
+    { cat "$root/pi.server" >&2; echo "greeter_server logged no '$line'" >&2; exit 1; }
+done
+echo "example: the greeter with interceptors, the token checked and the requests logged: ok"
