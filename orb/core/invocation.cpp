@@ -130,20 +130,26 @@ cdr::output_stream& invocation::begin(bool response_expected) {
       response_expected ? giop::response_flags::with_target
                         : oneway_response_flags(target_, target_.state()->orb().options().oneway_sync_scope);
   state.response_flags = response_flags;
+  bool send_code_sets = false;
+  bool numbered = false;  // by begin_intercepted
   // Portable interceptors: without them in the process, one load of a global and a test.
   if (core::orb_impl::client_interceptors_anywhere()) [[unlikely]] {
-    if (target_.state()->orb().client_interceptors() != nullptr)
-      return begin_intercepted(request_stream(), response_flags);
+    if (target_.state()->orb().client_interceptors() != nullptr) {
+      if (cdr::output_stream* written = begin_intercepted(request_stream(), response_flags, send_code_sets))
+        return *written;
+      numbered = true;  // no context added: the plain header below
+    }
   }
   // The first request on a connection says which code sets we chose (GIOP 1.1 and later). A
   // collocated binding has no connection (this same ORB reads the request): no code sets, and
   // request ids of the thread's own.
-  bool send_code_sets = false;
-  if (core::client_connection* const connection = state.bound.connection.get()) [[likely]] {
-    state.request_id = connection->next_request_id();
-    send_code_sets = state.bound.giop_minor >= 1 && connection->take_code_sets_turn();
-  } else {
-    state.request_id = next_collocated_request_id();
+  if (!numbered) [[likely]] {
+    if (core::client_connection* const connection = state.bound.connection.get()) [[likely]] {
+      state.request_id = connection->next_request_id();
+      send_code_sets = state.bound.giop_minor >= 1 && connection->take_code_sets_turn();
+    } else {
+      state.request_id = next_collocated_request_id();
+    }
   }
 
   cdr::output_stream& out = request_stream();
@@ -364,8 +370,9 @@ bool invocation::send_again(const SystemException& failure) {
 
 // --- Portable interceptors (orb/core/interception.h): none of this runs without them.
 
-[[gnu::noinline, gnu::cold]] cdr::output_stream& invocation::begin_intercepted(cdr::output_stream& out,
-                                                                               std::uint8_t response_flags) {
+[[gnu::noinline, gnu::cold]] cdr::output_stream* invocation::begin_intercepted(cdr::output_stream& out,
+                                                                               std::uint8_t response_flags,
+                                                                               bool& send_code_sets) {
   core::invocation_state& state = state_of(state_);
   if (state.interception == nullptr)
     state.interception =
@@ -374,7 +381,8 @@ bool invocation::send_again(const SystemException& failure) {
   state.request_id = connection != nullptr ? connection->next_request_id() : next_collocated_request_id();
   // send_request first: a request an interceptor stops takes no turn to send the code sets.
   state.interception->send_request(state.request_id, response_flags, *state.bound.object_key);
-  const bool send_code_sets = connection != nullptr && state.bound.giop_minor >= 1 && connection->take_code_sets_turn();
+  send_code_sets = connection != nullptr && state.bound.giop_minor >= 1 && connection->take_code_sets_turn();
+  if (state.interception->added_contexts().empty()) return nullptr;
   const std::uint32_t sent_index = state.bound.peer_is_switchyard ? operation_index_ : no_operation_index;
 
   out.reset();
@@ -397,7 +405,7 @@ bool invocation::send_again(const SystemException& failure) {
   out.set_external_threshold(0);
   state.mark = state.protocol->begin_request(out, fields);
   out.set_external_threshold(external_argument_threshold);
-  return out;
+  return &out;
 }
 
 // A failed send or wait (called from its catch block): receive_other when the request goes out

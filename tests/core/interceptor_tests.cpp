@@ -62,6 +62,7 @@ using events = std::vector<std::string>;
 constexpr std::uint32_t request_context_id = 0x53590100u;
 constexpr std::uint32_t reply_context_id = 0x53590101u;
 constexpr std::uint32_t late_reply_context_id = 0x53590102u;
+constexpr std::uint32_t code_sets_context_id = 1;  // IOP::CodeSets
 
 std::span<const std::byte> bytes_of(const std::string& text) {
   return {reinterpret_cast<const std::byte*>(text.data()), text.size()};
@@ -118,6 +119,7 @@ class logging_server final : public server_request_interceptor {
   void receive_request_service_contexts(server_request_info& info) override {
     log_.add(name_ + ".receive_request_service_contexts");
     request_context = text_of(info.get_request_service_context(request_context_id));
+    saw_code_sets = info.get_request_service_context(code_sets_context_id).has_value();
     if (add_context) info.add_reply_service_context(reply_context_id, bytes_of("reply from " + name_), false);
     maybe_raise("receive_request_service_contexts");
   }
@@ -138,6 +140,7 @@ class logging_server final : public server_request_interceptor {
   bool add_context = false;
   std::string raise_at;
   std::string request_context;
+  bool saw_code_sets = false;  // the last request carried the CodeSets context (IOP id 1)
 
  private:
   void maybe_raise(std::string_view point) {
@@ -398,6 +401,28 @@ TEST_CASE("interceptors: service contexts from the client to the server and back
   CHECK(pair.s1->request_context == "from c2");
   CHECK_THROWS_AS(stub.raise_user(2), hand::refused);
   CHECK(pair.s1->request_context == "from c2");
+}
+
+TEST_CASE("interceptors: requests with and without an interceptor's context, one after the other",
+          "[core][interceptors]") {
+  // Without a context the request is the plain one (its header from the thread's cache): the
+  // first request still says which code sets were chosen, and no header is replayed with or
+  // without contexts it should not have.
+  auto version = GENERATE("1.1", "1.2");
+  intercepted_pair pair({"-ORBGIOPVersion", version});
+  auto stub = pair.probe_stub();
+  CHECK(stub.echo_long(1) == 1);
+  CHECK(pair.s1->saw_code_sets);
+  CHECK(pair.s1->request_context == "<none>");
+  CHECK(stub.echo_long(2) == 2);
+  CHECK_FALSE(pair.s1->saw_code_sets);
+  pair.c2->add_context = true;
+  CHECK(stub.echo_long(3) == 3);
+  CHECK(pair.s1->request_context == "from c2");
+  pair.c2->add_context = false;
+  CHECK(stub.echo_long(4) == 4);
+  CHECK(pair.s1->request_context == "<none>");
+  CHECK(pair.log.events().size() == 4 * 10);  // every point of the four calls ran
 }
 
 TEST_CASE("interceptors: a context added twice without replace is BAD_INV_ORDER", "[core][interceptors]") {

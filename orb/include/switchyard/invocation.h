@@ -117,10 +117,11 @@ class invocation {
   void collocated_call(bool copy_reply);
   // After a failed send or wait: true when the request is to be sent again.
   bool send_again(const SystemException& failure);
-  // With portable interceptors (switchyard/interceptors.h), out of line: begin's header with the
-  // interceptors' contexts (never from the header cache), after their send_request; a failed send
-  // or wait, a oneway sent and the reply, with their ending points.
-  cdr::output_stream& begin_intercepted(cdr::output_stream& out, std::uint8_t response_flags);
+  // With portable interceptors (switchyard/interceptors.h), out of line: the request id, the
+  // interceptors' send_request, then begin's header with their contexts (never from the header
+  // cache); nullptr when they added none, `send_code_sets` set, for begin's plain header. A failed
+  // send or wait, a oneway sent and the reply, with their ending points.
+  cdr::output_stream* begin_intercepted(cdr::output_stream& out, std::uint8_t response_flags, bool& send_code_sets);
   bool intercepted_failure(const SystemException& failure);
   void oneway_intercepted();
   void intercept_reply();
