@@ -266,10 +266,15 @@ class intercepted_reply final : public reply_sink {
 
   cdr::output_stream& begin_reply(std::uint32_t request_id, reply_status status) override {
     out_.reset();
-    contexts_.clear();
-    interception_.reply_contexts().append_to(contexts_);
     written_changes_ = interception_.reply_contexts().changes();
-    mark_ = protocol_.begin_reply(out_, request_id, static_cast<giop::reply_status>(status), contexts_);
+    if (status == reply_status::no_exception && interception_.reply_contexts().empty()) {
+      // No context yet: the plain reply's header (rewritten if one comes in send_reply).
+      mark_ = protocol_.begin_plain_reply(out_, request_id);
+    } else {
+      contexts_.clear();
+      interception_.reply_contexts().append_to(contexts_);
+      mark_ = protocol_.begin_reply(out_, request_id, static_cast<giop::reply_status>(status), contexts_);
+    }
     status_ = status;
     started_ = true;
     return out_;

@@ -120,7 +120,8 @@ class logging_server final : public server_request_interceptor {
     log_.add(name_ + ".receive_request_service_contexts");
     request_context = text_of(info.get_request_service_context(request_context_id));
     saw_code_sets = info.get_request_service_context(code_sets_context_id).has_value();
-    if (add_context) info.add_reply_service_context(reply_context_id, bytes_of("reply from " + name_), false);
+    if (add_context && !late_context_only)
+      info.add_reply_service_context(reply_context_id, bytes_of("reply from " + name_), false);
     maybe_raise("receive_request_service_contexts");
   }
   void receive_request(server_request_info& info) override {
@@ -140,7 +141,8 @@ class logging_server final : public server_request_interceptor {
   bool add_context = false;
   std::string raise_at;
   std::string request_context;
-  bool saw_code_sets = false;  // the last request carried the CodeSets context (IOP id 1)
+  bool saw_code_sets = false;      // the last request carried the CodeSets context (IOP id 1)
+  bool late_context_only = false;  // with add_context: only send_reply's
 
  private:
   void maybe_raise(std::string_view point) {
@@ -423,6 +425,14 @@ TEST_CASE("interceptors: requests with and without an interceptor's context, one
   CHECK(stub.echo_long(4) == 4);
   CHECK(pair.s1->request_context == "<none>");
   CHECK(pair.log.events().size() == 4 * 10);  // every point of the four calls ran
+  // The reply's header is the plain one until a context comes; one added in send_reply still
+  // reaches the client over GIOP 1.2 (the header written again).
+  pair.s1->add_context = true;
+  pair.s1->late_context_only = true;
+  CHECK(stub.echo_long(5) == 5);
+  CHECK(pair.c1->reply_context == "<none>");
+  if (std::string(version) == "1.2") CHECK(pair.c1->late_reply_context == "late from s1");
+  else CHECK(pair.c1->late_reply_context == "<none>");
 }
 
 TEST_CASE("interceptors: a context added twice without replace is BAD_INV_ORDER", "[core][interceptors]") {
