@@ -4,6 +4,7 @@
 // collocated calls), over the hand-written probe and ttcp interfaces.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -138,11 +139,13 @@ class logging_server final : public server_request_interceptor {
   }
   void send_other(server_request_info&) override { log_.add(name_ + ".send_other"); }
 
-  bool add_context = false;
+  // Set by the test between calls, read by the server's threads: atomic (TSan does not see the
+  // order the replies give).
+  std::atomic<bool> add_context = false;
   std::string raise_at;
   std::string request_context;
-  bool saw_code_sets = false;      // the last request carried the CodeSets context (IOP id 1)
-  bool late_context_only = false;  // with add_context: only send_reply's
+  bool saw_code_sets = false;                   // the last request carried the CodeSets context (IOP id 1)
+  std::atomic<bool> late_context_only = false;  // with add_context: only send_reply's
 
  private:
   void maybe_raise(std::string_view point) {
