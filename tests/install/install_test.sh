@@ -69,16 +69,40 @@ fi
 meson compile -C "$example_build" >"$root/compile.log" 2>&1 || { cat "$root/compile.log" >&2; exit 1; }
 echo "example: built against $prefix (installed in a temporary root)"
 
+# Starts one of the example's servers in the background (server_pid), its output in LOG, and
+# waits at most 10 s for the IOR it writes.
+start_server() {  # $1 program, $2 IOR file, $3 log; the rest: its arguments
+  local program=$1 ior=$2 log=$3
+  shift 3
+  "$example_build/$program" --ior-file "$ior" "$@" >"$log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 100); do
+    [ -s "$ior" ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -s "$ior" ] || { cat "$log" >&2; echo "$program wrote no IOR" >&2; exit 1; }
+}
+# SIGTERM; the server must be gone within 10 s, with exit status 0.
+stop_server() {  # $1 program (for the messages), $2 its log
+  kill -TERM "$server_pid"
+  for _ in $(seq 100); do
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$server_pid" 2>/dev/null; then
+    kill -KILL "$server_pid"
+    echo "$1 did not stop on SIGTERM" >&2
+    exit 1
+  fi
+  local status=0
+  wait "$server_pid" || status=$?
+  server_pid=""
+  [ "$status" -eq 0 ] || { cat "$2" >&2; echo "$1 exited $status" >&2; exit 1; }
+}
+
 ior_file="$root/greeter.ior"
-"$example_build/greeter_server" --ior-file "$ior_file" -ORBListenEndpoints iiop://127.0.0.1:0 \
-  >"$root/server.out" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do  # at most 10 s for the IOR
-  [ -s "$ior_file" ] && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-[ -s "$ior_file" ] || { cat "$root/server.out" >&2; echo "greeter_server wrote no IOR" >&2; exit 1; }
+start_server greeter_server "$ior_file" "$root/server.out" -ORBListenEndpoints iiop://127.0.0.1:0
 
 client_status=0
 timeout 30 "$example_build/greeter_client" "$ior_file" Ada Grace "" >"$root/client.out" 2>&1 || client_status=$?
@@ -104,53 +128,20 @@ timeout 30 "$example_build/greeter_client" "corbaloc:iiop:$endpoint/greeter" Bar
   { cat "$root/client3.out" >&2; exit 1; }
 grep -qx 'Hello, Barbara! (greeting 4)' "$root/client3.out" || { cat "$root/client3.out" >&2; exit 1; }
 
-kill -TERM "$server_pid"
-for _ in $(seq 100); do  # at most 10 s to stop
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-if kill -0 "$server_pid" 2>/dev/null; then
-  kill -KILL "$server_pid"
-  echo "greeter_server did not stop on SIGTERM" >&2
-  exit 1
-fi
-server_status=0
-wait "$server_pid" || server_status=$?
-server_pid=""
-[ "$server_status" -eq 0 ] || { cat "$root/server.out" >&2; echo "greeter_server exited $server_status" >&2; exit 1; }
+stop_server greeter_server "$root/server.out"
 echo "example: greeter_server and greeter_client on 127.0.0.1: ok"
 
 # 4. The dynamic programs: a fresh server for each pair, the same names, the same output.
 run_pair() {  # $1 server program, $2 client program
   local ior="$root/$1-$2.ior" status=0
-  "$example_build/$1" --ior-file "$ior" >"$root/$1-$2.server" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 100); do
-    [ -s "$ior" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  [ -s "$ior" ] || { cat "$root/$1-$2.server" >&2; echo "$1 wrote no IOR" >&2; exit 1; }
+  start_server "$1" "$ior" "$root/$1-$2.server"
   timeout 30 "$example_build/$2" "$ior" Ada Grace "" >"$root/$1-$2.client" 2>&1 || status=$?
   if [ "$status" -ne 3 ] || [ "$(cat "$root/$1-$2.client")" != "$expected" ]; then
     echo "$2 against $1 exited $status and printed:" >&2
     cat "$root/$1-$2.client" "$root/$1-$2.server" >&2
     exit 1
   fi
-  kill -TERM "$server_pid"
-  for _ in $(seq 100); do
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$server_pid" 2>/dev/null; then
-    kill -KILL "$server_pid"
-    echo "$1 did not stop on SIGTERM" >&2
-    exit 1
-  fi
-  status=0
-  wait "$server_pid" || status=$?
-  server_pid=""
-  [ "$status" -eq 0 ] || { cat "$root/$1-$2.server" >&2; echo "$1 exited $status" >&2; exit 1; }
+  stop_server "$1" "$root/$1-$2.server"
   echo "example: $2 against $1: ok"
 }
 run_pair greeter_dynamic_server greeter_client
@@ -162,17 +153,9 @@ run_pair greeter_dynamic_server greeter_dynamic_client
 certs="$root/certs"
 "$source/../../scripts/make-tls-certs" "$certs" >/dev/null
 tls_ior="$root/greeter-tls.ior"
-"$example_build/greeter_server" --ior-file "$tls_ior" --allow switchyard-client \
+start_server greeter_server "$tls_ior" "$root/tls.server" --allow switchyard-client \
   -ORBListenEndpoints ssliop://127.0.0.1:0 -ORBTLSCertificate "$certs/server.pem" \
-  -ORBTLSPrivateKey "$certs/server.key" -ORBTLSCAFile "$certs/ca.pem" -ORBTLSClientCertificates require \
-  >"$root/tls.server" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tls_ior" ] && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-[ -s "$tls_ior" ] || { cat "$root/tls.server" >&2; echo "greeter_server over TLS wrote no IOR" >&2; exit 1; }
+  -ORBTLSPrivateKey "$certs/server.key" -ORBTLSCAFile "$certs/ca.pem" -ORBTLSClientCertificates require
 tls_client() {  # $1 certificate name; the rest: names
   local name=$1
   shift
@@ -193,11 +176,7 @@ if [ "$status" -ne 1 ] || ! grep -q 'NO_PERMISSION' "$root/tls.refused"; then
   cat "$root/tls.refused" "$root/tls.server" >&2
   exit 1
 fi
-kill -TERM "$server_pid"
-status=0
-wait "$server_pid" || status=$?
-server_pid=""
-[ "$status" -eq 0 ] || { cat "$root/tls.server" >&2; echo "greeter_server over TLS exited $status" >&2; exit 1; }
+stop_server "greeter_server over TLS" "$root/tls.server"
 grep -q 'greeting Ada for CN=switchyard-client' "$root/tls.server" ||
   { cat "$root/tls.server" >&2; echo "greeter_server did not see the caller's certificate" >&2; exit 1; }
 echo "example: the greeter over TLS, client certificate allowed and another refused: ok"
@@ -205,15 +184,7 @@ echo "example: the greeter over TLS, client certificate allowed and another refu
 # 6. Portable interceptors (docs/orb.md): the server refuses requests without the token its
 # interceptor looks for, and logs each request's outcome from another interceptor.
 pi_ior="$root/greeter-pi.ior"
-"$example_build/greeter_server" --ior-file "$pi_ior" --require-token s3cret --log-requests \
-  >"$root/pi.server" 2>&1 &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$pi_ior" ] && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-[ -s "$pi_ior" ] || { cat "$root/pi.server" >&2; echo "greeter_server with interceptors wrote no IOR" >&2; exit 1; }
+start_server greeter_server "$pi_ior" "$root/pi.server" --require-token s3cret --log-requests
 status=0
 timeout 30 "$example_build/greeter_client" "$pi_ior" Ada --token s3cret >"$root/pi.client" 2>&1 || status=$?
 if [ "$status" -ne 0 ] || ! grep -q '^Hello, Ada! (greeting 1)$' "$root/pi.client"; then
@@ -239,11 +210,7 @@ if [ "$status" -ne 0 ] || ! grep -q '^Hello, Grace! (greeting 2)$' "$root/pi.cli
   cat "$root/pi.client2" "$root/pi.server" >&2
   exit 1
 fi
-kill -TERM "$server_pid"
-status=0
-wait "$server_pid" || status=$?
-server_pid=""
-[ "$status" -eq 0 ] || { cat "$root/pi.server" >&2; echo "greeter_server with interceptors exited $status" >&2; exit 1; }
+stop_server "greeter_server with interceptors" "$root/pi.server"
 # Each refused client's greet was answered by the interceptor, logged by the other.
 for line in 'greet -> reply' 'greet -> exception IDL:omg.org/CORBA/NO_PERMISSION:1.0'; do
   grep -q -- "$line" "$root/pi.server" ||
