@@ -134,6 +134,14 @@ class client_connection {
       clear();
       message_ = message;
     }
+    // Keeps the message as an owned copy and gives the reader role back, so that others read on
+    // while this reply waits to be read (the reply thread of asynchronous calls).
+    void keep_copy() {
+      if (owner_ == nullptr) return;
+      copy_.assign(message_.bytes.begin(), message_.bytes.end());
+      message_ = giop::make_message_view(copy_, 0xffffffffu);
+      std::exchange(owner_, nullptr)->release_reader();
+    }
     void hold_copy(std::span<const std::byte> message) {
       clear();
       copy_.assign(message.begin(), message.end());
@@ -162,6 +170,17 @@ class client_connection {
 
   // Forgets a request whose reply will not be waited for (a timed-out call).
   void abandon(std::uint32_t request_id);
+
+  // For the reply thread of asynchronous calls (orb/core/reply_dispatcher.h), which waits on many
+  // connections at once: the reply to `request_id` if a reader stashed it (throws as
+  // wait_for_reply if the connection ended meanwhile); whether some thread holds the reader role
+  // (what it reads is stashed without waking a poll on the socket); the socket to poll.
+  bool take_stashed_reply(std::uint32_t request_id, reply& into) {
+    into.clear();
+    return take_stashed(request_id, into);
+  }
+  bool reader_busy() const noexcept { return reader_busy_.load(); }
+  transports::native_handle handle() const noexcept { return connection_->handle(); }
 
   // Whether new requests may be sent here (false once closed, or retired: see check_after_idle).
   bool is_open() const noexcept { return link_.load(std::memory_order_acquire) == link::open; }

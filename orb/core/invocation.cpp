@@ -20,6 +20,8 @@
 
 namespace switchyard {
 
+using core::state_of;
+
 namespace {
 
 // Arguments of at least this many octets (a large sequence<octet>, an array of doubles) are not
@@ -76,10 +78,6 @@ std::uint8_t oneway_response_flags(const object_ref& target, sync_scope orb_scop
       break;
   }
   return giop::response_flags::none;
-}
-
-core::invocation_state& state_of(std::byte* storage) {
-  return *std::launder(reinterpret_cast<core::invocation_state*>(storage));
 }
 
 }  // namespace

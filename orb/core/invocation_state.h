@@ -2,7 +2,9 @@
 // the storage switchyard::invocation reserves (no heap allocation per call). Internal to orb/core.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 
 #include "orb/core/client_connection.h"
 #include "orb/core/object_state.h"
@@ -35,6 +37,11 @@ struct invocation_state {
   // The call's portable interceptors' state: null unless the ORB has client interceptors.
   client_interception* interception = nullptr;
 };
+
+// The state in an invocation's storage (switchyard::invocation::state_).
+inline invocation_state& state_of(std::byte* storage) noexcept {
+  return *std::launder(reinterpret_cast<invocation_state*>(storage));
+}
 
 // The thread's receiving-ORB slot (switchyard/object_io.h), for invocations: they save and
 // restore it without a call each way.

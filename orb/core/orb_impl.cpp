@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "orb/core/object_state.h"
+#include "orb/core/reply_dispatcher.h"
 #include "orb/ior/ior.h"
 #include "switchyard/config.h"
 #include "switchyard/exception.h"
@@ -170,8 +171,29 @@ void orb_impl::shutdown(bool wait_for_completion) {
   }
 }
 
+std::shared_ptr<reply_dispatcher> orb_impl::replies() {
+  std::lock_guard lock(replies_mutex_);
+  if (replies_stopped_ || is_shut_down())
+    throw SystemException(SystemExceptionKind::BAD_INV_ORDER, minor::omg_minor(4), CompletionStatus::no,
+                          "the ORB has shut down");
+  if (replies_ == nullptr) replies_ = reply_dispatcher::start();
+  return replies_;
+}
+
+void orb_impl::stop_replies() noexcept {
+  std::shared_ptr<reply_dispatcher> replies;
+  {
+    std::lock_guard lock(replies_mutex_);
+    replies_stopped_ = true;
+    replies = std::move(replies_);
+  }
+  if (replies != nullptr) replies->stop();
+}
+
 void orb_impl::close_everything() noexcept {
   dump_profile_at_exit();
+  // Before the connections close: the calls still outstanding complete with BAD_INV_ORDER.
+  stop_replies();
   if (!server_->stop(true, running_.load() != 0)) {
     // Servants left running stand on the server, the adapters and their servants: all are kept
     // for the life of the process (reachable, so not reported as leaks).

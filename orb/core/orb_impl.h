@@ -22,6 +22,8 @@
 
 namespace switchyard::core {
 
+class reply_dispatcher;
+
 // Whether the calling thread is running a servant (shutdown(true) from there is BAD_INV_ORDER).
 bool server_request_in_upcall() noexcept;
 
@@ -72,6 +74,10 @@ class orb_impl final : public adapter::reference_factory, public std::enable_sha
   // ORB alive through the references they hold (servant -> reference -> ORB -> servant).
   void release_references() noexcept;
 
+  // The reply thread of asynchronous calls (switchyard/ami.h), started by the first; stopped at
+  // shutdown. BAD_INV_ORDER once the ORB is shut down.
+  std::shared_ptr<reply_dispatcher> replies();
+
   void dump_instrumentation(std::ostream& out) const;
   // The profile summed over every server thread.
   instrument::probe_snapshot probe_snapshot() const { return probes_.snapshot(); }
@@ -80,6 +86,7 @@ class orb_impl final : public adapter::reference_factory, public std::enable_sha
 
  private:
   void ensure_listening();
+  void stop_replies() noexcept;
   void close_everything() noexcept;
   // -ORBInstrument: the profile at shutdown, into -ORBInstrumentFile or stderr.
   void dump_profile_at_exit() noexcept;
@@ -99,6 +106,10 @@ class orb_impl final : public adapter::reference_factory, public std::enable_sha
 
   mutable std::mutex references_mutex_;
   std::map<std::string, object_ref, std::less<>> initial_references_;
+
+  std::mutex replies_mutex_;
+  std::shared_ptr<reply_dispatcher> replies_;
+  bool replies_stopped_ = false;
 
   std::atomic<bool> shut_down_{false};
   std::atomic<int> running_{0};  // threads inside run()

@@ -22,6 +22,10 @@
 namespace switchyard {
 
 class SystemException;
+namespace core {
+class reply_dispatcher;
+struct async_call;
+}  // namespace core
 
 // The stub does not know the operation's index (no active demultiplexing for this call).
 inline constexpr std::uint32_t no_operation_index = 0xffffffffu;
@@ -101,6 +105,18 @@ class invocation {
   void forget_reply() noexcept;
 
  private:
+  // The reply thread of asynchronous calls (switchyard/ami.h) waits on their state itself.
+  friend class core::reply_dispatcher;
+  friend struct core::async_call;
+  // A deferred call whose reply has come (reply_arrived): the results, or an exception raised;
+  // null when the request went out again (a forward) and its new reply is to be awaited.
+  template <class MarshalArguments>
+  cdr::input_stream* take_arrived_reply(MarshalArguments&& marshal_arguments, user_exception_raiser raise_user) {
+    if (receive_twoway(raise_user)) return &reply_body_;
+    do marshal_arguments(begin(true));
+    while (!send_twoway());
+    return nullptr;
+  }
   cdr::output_stream& begin(bool response_expected);
   // False when the request must be written again: it went to a forwarded target, or it provably
   // never reached the server and goes out again on a new connection.

@@ -1,0 +1,235 @@
+#include "orb/core/reply_dispatcher.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <optional>
+#include <utility>
+
+#include "orb/core/invocation_state.h"
+#include "orb/core/object_state.h"
+#include "switchyard/exception.h"
+#include "switchyard/object_io.h"
+
+namespace switchyard::core {
+
+namespace {
+
+// How long the thread sleeps at most while another thread holds the reader role of a connection
+// it waits on: that thread stashes our replies without the socket waking our poll.
+constexpr int reader_elsewhere_slice_ms = 1;
+
+std::exception_ptr shut_down_before_reply(const std::string& operation) {
+  return std::make_exception_ptr(SystemException(SystemExceptionKind::BAD_INV_ORDER, minor::omg_minor(4),
+                                                 CompletionStatus::maybe,
+                                                 "the ORB was shut down before the reply to '" + operation + "' came"));
+}
+
+}  // namespace
+
+orb_impl& async_call::call_target_orb() const noexcept { return call.target_.state()->orb(); }
+
+std::shared_ptr<reply_dispatcher> reply_dispatcher::start() {
+  std::shared_ptr<reply_dispatcher> dispatcher(new reply_dispatcher());
+  dispatcher->thread_ = std::thread([self = dispatcher] { self->run(); });
+  return dispatcher;
+}
+
+reply_dispatcher::reply_dispatcher() : wake_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
+  if (wake_fd_ < 0)
+    throw SystemException(SystemExceptionKind::NO_RESOURCES, 0, CompletionStatus::no,
+                          "no eventfd for the reply thread of asynchronous calls");
+}
+
+reply_dispatcher::~reply_dispatcher() {
+  // The last holder is the thread itself once it has ended, or the ORB after it has ended.
+  if (thread_.joinable()) {
+    if (thread_.get_id() == std::this_thread::get_id()) thread_.detach();
+    else thread_.join();
+  }
+  ::close(wake_fd_);
+}
+
+void reply_dispatcher::add(std::unique_ptr<async_call> call) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      added_.push_back(std::move(call));
+      call = nullptr;
+    }
+  }
+  if (call != nullptr) {
+    call->call.forget_reply();
+    std::rethrow_exception(shut_down_before_reply(call->operation));
+  }
+  wake();
+}
+
+void reply_dispatcher::stop() noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake();
+  if (thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+void reply_dispatcher::wake() noexcept {
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const auto written = ::write(wake_fd_, &one, sizeof one);
+}
+
+void reply_dispatcher::run() noexcept {
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) break;
+      for (auto& call : added_) outstanding_.push_back(std::move(call));
+      added_.clear();
+    }
+    if (!sweep()) wait_for_activity();
+  }
+  // Stopped: what is still outstanding will get no reply read.
+  std::vector<std::unique_ptr<async_call>> left = std::move(outstanding_);
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& call : added_) left.push_back(std::move(call));
+    added_.clear();
+  }
+  for (auto& call : left) {
+    call->call.forget_reply();
+    std::exception_ptr raised = shut_down_before_reply(call->operation);
+    complete(std::move(call), nullptr, std::move(raised));
+  }
+}
+
+bool reply_dispatcher::sweep() {
+  bool progressed = false;
+  some_reader_elsewhere_ = false;
+  // Connections this sweep read to the end of what had come: their calls' replies, if come,
+  // are stashed, and need no further read.
+  std::vector<const client_connection*> drained;
+  const auto now = std::chrono::steady_clock::now();
+  auto take = [this](std::size_t i) {
+    std::unique_ptr<async_call> call = std::move(outstanding_[i]);
+    outstanding_.erase(outstanding_.begin() + static_cast<std::ptrdiff_t>(i));
+    return call;
+  };
+  for (std::size_t i = 0; i < outstanding_.size();) {
+    async_call& pending = *outstanding_[i];
+    invocation_state& state = state_of(pending.call.state_);
+    client_connection* connection = state.bound.connection.get();
+    bool arrived = false;
+    std::exception_ptr failed;
+    try {
+      if (state.reply_taken || connection == nullptr) {
+        arrived = true;
+      } else if (std::find(drained.begin(), drained.end(), connection) != drained.end()) {
+        arrived = state.reply_taken = connection->take_stashed_reply(state.request_id, state.reply);
+      } else if (!(arrived = pending.call.reply_arrived())) {
+        drained.push_back(connection);
+        if (connection->reader_busy()) some_reader_elsewhere_ = true;
+      }
+      // Read elsewhere from here on: the connection's reader role goes back now.
+      if (state.reply_taken) state.reply.keep_copy();
+    } catch (const SystemException&) {
+      arrived = true;  // the connection ended: the call's own wait says so, or sends it again
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    if (failed) {
+      pending.call.forget_reply();
+      complete(take(i), nullptr, std::move(failed));
+    } else if (arrived) {
+      finish(take(i));
+    } else if (state.deadline && *state.deadline <= now) {
+      pending.call.forget_reply();
+      auto raised = std::make_exception_ptr(
+          SystemException(SystemExceptionKind::TIMEOUT, minor::omg_minor(0), CompletionStatus::maybe,
+                          "no reply to '" + pending.operation + "' within its round-trip timeout"));
+      complete(take(i), nullptr, std::move(raised));
+    } else {
+      ++i;
+      continue;
+    }
+    progressed = true;
+  }
+  return progressed;
+}
+
+void reply_dispatcher::finish(std::unique_ptr<async_call> call) {
+  // References in the results (or a user exception) bind to the target's ORB.
+  reference_binding_scope binding(call->call_target_orb());
+  cdr::input_stream* results = nullptr;
+  std::exception_ptr raised;
+  try {
+    results = call->call.take_arrived_reply(call->arguments, call->raise_user);
+  } catch (...) {
+    raised = std::current_exception();
+  }
+  if (results == nullptr && !raised) {
+    outstanding_.push_back(std::move(call));  // sent again: its new reply is awaited
+    return;
+  }
+  complete(std::move(call), results, std::move(raised));
+}
+
+void reply_dispatcher::complete(std::unique_ptr<async_call> call, cdr::input_stream* results,
+                                std::exception_ptr raised) noexcept {
+  if (call->poller) {
+    // The poller keeps the call (its results read from it); the call lets go of the poller.
+    std::shared_ptr<poller_state> poller = std::move(call->poller);
+    {
+      std::lock_guard lock(poller->mutex);
+      poller->results = results;
+      poller->raised = std::move(raised);
+      poller->call = std::move(call);
+      poller->done = true;
+    }
+    poller->completed.notify_all();
+    return;
+  }
+  try {
+    if (raised) {
+      const exception_holder holder(std::move(raised));
+      call->on_reply(nullptr, &holder);
+    } else {
+      call->on_reply(results, nullptr);
+    }
+  } catch (...) {
+    // What a reply handler throws has nowhere to go (the Messaging specification ignores it).
+  }
+  call.reset();  // may let go of the last reference to the ORB
+}
+
+void reply_dispatcher::wait_for_activity() {
+  std::vector<pollfd> ready{{wake_fd_, POLLIN, 0}};
+  std::optional<std::chrono::steady_clock::time_point> earliest;
+  for (const auto& pending : outstanding_) {
+    invocation_state& state = state_of(pending->call.state_);
+    if (state.deadline && (!earliest || *state.deadline < *earliest)) earliest = state.deadline;
+    if (state.bound.connection == nullptr) continue;
+    const int fd = state.bound.connection->handle();
+    if (fd >= 0 && std::none_of(ready.begin(), ready.end(), [fd](const pollfd& p) { return p.fd == fd; }))
+      ready.push_back({fd, POLLIN, 0});
+  }
+  int timeout_ms = -1;
+  if (earliest) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*earliest - std::chrono::steady_clock::now()).count();
+    timeout_ms = static_cast<int>(std::clamp<long long>(left + 1, 0, 1 << 30));
+  }
+  if (some_reader_elsewhere_)
+    timeout_ms = timeout_ms < 0 ? reader_elsewhere_slice_ms : std::min(timeout_ms, reader_elsewhere_slice_ms);
+  if (::poll(ready.data(), ready.size(), timeout_ms) > 0 && (ready[0].revents & POLLIN) != 0) {
+    std::uint64_t count;
+    [[maybe_unused]] const auto got = ::read(wake_fd_, &count, sizeof count);
+  }
+}
+
+}  // namespace switchyard::core

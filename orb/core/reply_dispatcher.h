@@ -1,0 +1,95 @@
+// The reply thread of asynchronous calls (switchyard/ami.h): one per ORB, started by its first
+// asynchronous call. It waits for the replies of every outstanding call at once, on every
+// connection they went out on (poll(2) on their sockets, and an eventfd that wakes it for a new
+// call), reads them as any waiting caller would (the connection's reader role, its stash), and
+// completes each call: its reply handler runs, or its poller is told. Internal to orb/core.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "switchyard/ami.h"
+
+namespace switchyard::core {
+
+class orb_impl;
+
+// What the polling model keeps of a completed call for its poller.
+struct poller_state {
+  std::mutex mutex;
+  std::condition_variable completed;
+  bool done = false;
+  bool results_taken = false;
+  std::unique_ptr<async_call> call;  // kept while its results are read
+  cdr::input_stream* results = nullptr;
+  std::exception_ptr raised;
+};
+
+// One outstanding asynchronous call: its deferred invocation and what completes it.
+struct async_call {
+  async_call(const object_ref& target, std::string_view operation_name, std::uint32_t operation_index,
+             ami::argument_writer write_arguments, user_exception_raiser raiser)
+      : operation(operation_name),
+        arguments(std::move(write_arguments)),
+        raise_user(raiser),
+        call(deferred_call, target, operation, operation_index) {
+    if (!arguments) arguments = [](cdr::output_stream&) {};  // an operation without in arguments
+  }
+
+  // The ORB whose reply thread completes the call: the target's.
+  orb_impl& call_target_orb() const noexcept;
+
+  std::string operation;  // before `call`, which views it
+  ami::argument_writer arguments;
+  user_exception_raiser raise_user;
+  invocation call;
+  // Exactly one of the two.
+  ami::reply_callback on_reply;
+  std::shared_ptr<poller_state> poller;
+};
+
+class reply_dispatcher : public std::enable_shared_from_this<reply_dispatcher> {
+ public:
+  // Starts the thread; it holds the dispatcher (not the ORB: each call holds its target's ORB)
+  // until it ends.
+  static std::shared_ptr<reply_dispatcher> start();
+  ~reply_dispatcher();
+  reply_dispatcher(const reply_dispatcher&) = delete;
+  reply_dispatcher& operator=(const reply_dispatcher&) = delete;
+
+  // Takes a call whose request has been sent. BAD_INV_ORDER once stopped.
+  void add(std::unique_ptr<async_call> call);
+  // The outstanding calls complete with BAD_INV_ORDER (the ORB is shut down) and the thread
+  // ends; waits for it, unless called from it (a reply handler that shuts the ORB down).
+  void stop() noexcept;
+
+ private:
+  reply_dispatcher();
+  void run() noexcept;
+  // Completes what has come or timed out; true if something was (or more came meanwhile).
+  bool sweep();
+  // A call whose reply has come: read it and complete the call, or keep it if sent again.
+  void finish(std::unique_ptr<async_call> call);
+  void complete(std::unique_ptr<async_call> call, cdr::input_stream* results, std::exception_ptr raised) noexcept;
+  // Waits until a socket of an outstanding call is readable, a call is added, the earliest
+  // deadline passes, or stop().
+  void wait_for_activity();
+  void wake() noexcept;
+
+  int wake_fd_ = -1;  // an eventfd
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<async_call>> added_;  // sent, not yet seen by the thread
+  bool stopping_ = false;
+  std::thread thread_;
+  // The thread's own: outstanding calls in the order they were sent.
+  std::vector<std::unique_ptr<async_call>> outstanding_;
+  bool some_reader_elsewhere_ = false;  // the last sweep met a connection another thread reads
+};
+
+}  // namespace switchyard::core
