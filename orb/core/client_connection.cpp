@@ -189,6 +189,8 @@ client_connection::filed client_connection::file_message(const giop::message_vie
         auto [it, added] =
             stash_.insert_or_assign(reply_id, std::vector<std::byte>(message.bytes.begin(), message.bytes.end()));
         if (added) stashed_.fetch_add(1);
+        if (has_stash_listener_.load(std::memory_order_relaxed))
+          if (auto listener = stash_listener_.lock()) listener->reply_stashed();
       }
       state_changed_.notify_all();
       return filed::kept;
@@ -314,6 +316,12 @@ void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline d
     }
     file_or_raise(message, id);
   }
+}
+
+void client_connection::tell_stashes_to(std::weak_ptr<stash_listener> listener) {
+  std::lock_guard lock(state_mutex_);
+  stash_listener_ = std::move(listener);
+  has_stash_listener_.store(true, std::memory_order_relaxed);
 }
 
 bool client_connection::take_stashed(std::uint32_t request_id, reply& into) {

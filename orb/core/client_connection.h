@@ -62,6 +62,15 @@ using call_deadline = std::optional<std::chrono::steady_clock::time_point>;
 // Such a request may be sent again on a new connection.
 bool provably_not_sent(const SystemException& failure) noexcept;
 
+// Told when a connection stashes a reply (client_connection::tell_stashes_to).
+class stash_listener {
+ public:
+  virtual void reply_stashed() noexcept = 0;
+
+ protected:
+  ~stash_listener() = default;
+};
+
 class client_connection {
  public:
   // `owner`, if any, is told when the connection breaks (it must outlive the connection: every
@@ -173,14 +182,15 @@ class client_connection {
 
   // For the reply thread of asynchronous calls (orb/core/reply_dispatcher.h), which waits on many
   // connections at once: the reply to `request_id` if a reader stashed it (throws as
-  // wait_for_reply if the connection ended meanwhile); whether some thread holds the reader role
-  // (what it reads is stashed without waking a poll on the socket); the socket to poll.
+  // wait_for_reply if the connection ended meanwhile); the socket to poll; and, since a reply
+  // another thread reads and stashes leaves the socket quiet, a listener told of every stash.
   bool take_stashed_reply(std::uint32_t request_id, reply& into) {
     into.clear();
     return take_stashed(request_id, into);
   }
-  bool reader_busy() const noexcept { return reader_busy_.load(); }
   transports::native_handle handle() const noexcept { return connection_->handle(); }
+  void tell_stashes_to(std::weak_ptr<stash_listener> listener);
+  bool tells_stashes() const noexcept { return has_stash_listener_.load(std::memory_order_relaxed); }
 
   // Whether new requests may be sent here (false once closed, or retired: see check_after_idle).
   bool is_open() const noexcept { return link_.load(std::memory_order_acquire) == link::open; }
@@ -282,6 +292,8 @@ class client_connection {
   bool closed_by_server_ = false;
   boost::unordered_flat_map<std::uint32_t, std::vector<std::byte>> stash_;
   boost::unordered_flat_map<std::uint32_t, bool> abandoned_;
+  std::atomic<bool> has_stash_listener_{false};
+  std::weak_ptr<stash_listener> stash_listener_;  // under state_mutex_
   message_reader reader_;
 };
 

@@ -19,10 +19,6 @@ namespace switchyard::core {
 
 namespace {
 
-// How long the thread sleeps at most while another thread holds the reader role of a connection
-// it waits on: that thread stashes our replies without the socket waking our poll.
-constexpr int reader_elsewhere_slice_ms = 1;
-
 std::exception_ptr shut_down_before_reply(const std::string& operation) {
   return std::make_exception_ptr(SystemException(SystemExceptionKind::BAD_INV_ORDER, minor::omg_minor(4),
                                                  CompletionStatus::maybe,
@@ -110,7 +106,6 @@ void reply_dispatcher::run() noexcept {
 
 bool reply_dispatcher::sweep() {
   bool progressed = false;
-  some_reader_elsewhere_ = false;
   // Connections this sweep read to the end of what had come: their calls' replies, if come,
   // are stashed, and need no further read.
   std::vector<const client_connection*> drained;
@@ -127,13 +122,14 @@ bool reply_dispatcher::sweep() {
     bool arrived = false;
     std::exception_ptr failed;
     try {
+      // Before looking: a reply stashed after the look wakes the thread's poll.
+      if (connection != nullptr && !connection->tells_stashes()) connection->tell_stashes_to(weak_from_this());
       if (state.reply_taken || connection == nullptr) {
         arrived = true;
       } else if (std::find(drained.begin(), drained.end(), connection) != drained.end()) {
         arrived = state.reply_taken = connection->take_stashed_reply(state.request_id, state.reply);
       } else if (!(arrived = pending.call.reply_arrived())) {
         drained.push_back(connection);
-        if (connection->reader_busy()) some_reader_elsewhere_ = true;
       }
       // Read elsewhere from here on: the connection's reader role goes back now.
       if (state.reply_taken) state.reply.keep_copy();
@@ -224,8 +220,6 @@ void reply_dispatcher::wait_for_activity() {
         std::chrono::duration_cast<std::chrono::milliseconds>(*earliest - std::chrono::steady_clock::now()).count();
     timeout_ms = static_cast<int>(std::clamp<long long>(left + 1, 0, 1 << 30));
   }
-  if (some_reader_elsewhere_)
-    timeout_ms = timeout_ms < 0 ? reader_elsewhere_slice_ms : std::min(timeout_ms, reader_elsewhere_slice_ms);
   if (::poll(ready.data(), ready.size(), timeout_ms) > 0 && (ready[0].revents & POLLIN) != 0) {
     std::uint64_t count;
     [[maybe_unused]] const auto got = ::read(wake_fd_, &count, sizeof count);

@@ -1,7 +1,8 @@
 // The reply thread of asynchronous calls (switchyard/ami.h): one per ORB, started by its first
 // asynchronous call. It waits for the replies of every outstanding call at once, on every
 // connection they went out on (poll(2) on their sockets, and an eventfd that wakes it for a new
-// call), reads them as any waiting caller would (the connection's reader role, its stash), and
+// call or a reply another thread stashed), reads them as any waiting caller would (the
+// connection's reader role, its stash), and
 // completes each call: its reply handler runs, or its poller is told. Internal to orb/core.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "orb/core/client_connection.h"
 #include "switchyard/ami.h"
 
 namespace switchyard::core {
@@ -54,7 +56,7 @@ struct async_call {
   std::shared_ptr<poller_state> poller;
 };
 
-class reply_dispatcher : public std::enable_shared_from_this<reply_dispatcher> {
+class reply_dispatcher final : public stash_listener, public std::enable_shared_from_this<reply_dispatcher> {
  public:
   // Starts the thread; it holds the dispatcher (not the ORB: each call holds its target's ORB)
   // until it ends.
@@ -68,6 +70,8 @@ class reply_dispatcher : public std::enable_shared_from_this<reply_dispatcher> {
   // The outstanding calls complete with BAD_INV_ORDER (the ORB is shut down) and the thread
   // ends; waits for it, unless called from it (a reply handler that shuts the ORB down).
   void stop() noexcept;
+  // A connection it waits on stashed a reply (read by another thread: its socket stays quiet).
+  void reply_stashed() noexcept override { wake(); }
 
  private:
   reply_dispatcher();
@@ -89,7 +93,6 @@ class reply_dispatcher : public std::enable_shared_from_this<reply_dispatcher> {
   std::thread thread_;
   // The thread's own: outstanding calls in the order they were sent.
   std::vector<std::unique_ptr<async_call>> outstanding_;
-  bool some_reader_elsewhere_ = false;  // the last sweep met a connection another thread reads
 };
 
 }  // namespace switchyard::core
