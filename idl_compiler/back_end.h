@@ -14,6 +14,7 @@ struct BackEndOptions {
   std::string output_dir;        // -o
   std::string operation_tables;  // -H: linear, dynamic, perfect, perfect-fast, active or all
   std::string main_file;         // as named on the command line
+  bool ami = false;              // --ami: asynchronous method invocation's stubs
 };
 
 class BackEnd {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <utility>
 
+#include "idl_compiler/cxx_ami.h"
 #include "idl_compiler/cxx_emitter.h"
 #include "idl_compiler/cxx_header.h"
 #include "idl_compiler/cxx_includes.h"
@@ -211,10 +212,12 @@ void Generator::source(const DeclarationList& list) {
         }
         source_.add("", tables->lookups);
         source_.add(namespace_of(i),
-                    fill(interface_template, {{"interface", i.scoped_name()},
-                                              {"stubs", stub_definitions(i, entries, operation_indices_)},
-                                              {"skeletons", skeleton_definitions(i, entries)},
-                                              {"tables", tables->tables}}));
+                    fill(interface_template,
+                         {{"interface", i.scoped_name()},
+                          {"stubs", stub_definitions(i, entries, operation_indices_) +
+                                        (options_.ami ? ami_definitions(i, entries, operation_indices_) : "")},
+                          {"skeletons", skeleton_definitions(i, entries)},
+                          {"tables", tables->tables}}));
         break;
       }
       default:
@@ -248,8 +251,9 @@ bool Generator::run() {
   }
   const std::filesystem::path idl_path(options_.main_file);
   const std::string stem = idl_path.stem().string();
-  const std::string header = header_file(
-      specification_, {idl_path.filename().string(), included_headers(specification_), tables_.perfect_hash});
+  const std::string header =
+      header_file(specification_,
+                  {idl_path.filename().string(), included_headers(specification_), tables_.perfect_hash, options_.ami});
   source(specification_.root.definitions);
   type_codes(specification_.root.definitions);
   if (failed_) return false;

@@ -3,6 +3,7 @@
 #include <optional>
 #include <set>
 
+#include "idl_compiler/cxx_ami.h"
 #include "idl_compiler/cxx_emitter.h"
 #include "idl_compiler/cxx_interfaces.h"
 #include "idl_compiler/cxx_typecode.h"
@@ -492,12 +493,14 @@ std::string HeaderWriter::interface_definition(const Interface& i) {
     skeleton_operations += "virtual " + signature(e) + " = 0;\n";
     dispatchers += "static void " + e.dispatch_name + "(::switchyard::servant&, ::switchyard::server_request&);\n";
   }
-  const std::string stub = fill(stub_template, {{"repository_id", i.repository_id},
-                                                {"name", name},
-                                                {"nested", nested(i.definitions)},
-                                                {"repository_id_literal", string_literal(i.repository_id)},
-                                                {"conversions", conversions},
-                                                {"operations", stub_operations}});
+  const std::string stub =
+      fill(stub_template,
+           {{"repository_id", i.repository_id},
+            {"name", name},
+            {"nested", nested(i.definitions)},
+            {"repository_id_literal", string_literal(i.repository_id)},
+            {"conversions", conversions},
+            {"operations", options_.ami ? stub_operations + ami_stub_declarations(i, entries) : stub_operations}});
   const std::string skeleton =
       fill(skeleton_template,
            {{"repository_id", i.repository_id},
@@ -508,6 +511,7 @@ std::string HeaderWriter::interface_definition(const Interface& i) {
              options_.perfect_hash ? "static int _perfect_lookup(const char* name, std::size_t length) noexcept;" : ""},
             {"operation_count", std::to_string(std::max<std::size_t>(entries.size(), 1))},
             {"repository_id_count", std::to_string(ancestors.size() + 1)}});
+  if (options_.ami) return ami_forward_declarations(i) + stub + skeleton + ami_class_definitions(i, entries);
   return stub + skeleton;
 }
 
@@ -558,9 +562,11 @@ std::string header_file(const Specification& specification, const HeaderOptions&
   HeaderWriter writer(specification, options);
   return fill(file_template,
               {{"idl_file", options.idl_file},
-               {"value_include", declares_values(specification.root)
-                                     ? "#include <switchyard/value.h>\n#include <switchyard/abstract_interface.h>\n"
-                                     : ""},
+               {"value_include",
+                std::string(options.ami ? "#include <switchyard/ami.h>\n#include <chrono>\n#include <memory>\n" : "") +
+                    (declares_values(specification.root)
+                         ? "#include <switchyard/value.h>\n#include <switchyard/abstract_interface.h>\n"
+                         : "")},
                {"includes", includes},
                {"declarations", writer.declarations(specification.root.definitions, false)}});
 }

@@ -16,6 +16,7 @@ struct HeaderOptions {
   std::string idl_file;               // "greeter.idl", for the first line
   std::vector<std::string> includes;  // generated headers to include, "Y" for "Y.h" (cxx_includes.h)
   bool perfect_hash = true;           // skeletons declare _perfect_lookup (-H all or perfect)
+  bool ami = false;                   // --ami: AMI handlers, pollers, sendc_ and sendp_ (cxx_ami.h)
 };
 
 std::string header_file(const Specification& specification, const HeaderOptions& options);

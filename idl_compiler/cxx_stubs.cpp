@@ -91,7 +91,31 @@ std::string direct_call(const std::string& cls, const OperationEntry& e) {
 
 std::string operation_definition(const std::string& cls, const OperationEntry& e, std::size_t index,
                                  bool operation_indices, bool abstract) {
-  std::string writes, reads;
+  const StubCallParts parts = stub_call_parts(e);
+  std::string call, results;
+  if (e.oneway()) {
+    call = "_call.invoke_oneway(" + parts.arguments + ");";
+  } else {
+    const TypeSpec* result = e.result();
+    const bool reads_reply = result != nullptr || !parts.out_reads.empty();
+    call = std::string(reads_reply ? "::switchyard::cdr::input_stream& _in = " : "") + "_call.invoke(" +
+           parts.arguments + ", " + parts.raiser + ");";
+    results = parts.result_reads + parts.out_reads;
+    if (result != nullptr) results += "return _result;\n";
+  }
+  return fill(operation_template, {{"signature", signature(e, cls + "::")},
+                                   {"wire_name", e.wire_name},
+                                   {"index", operation_index_literal(index, operation_indices)},
+                                   {"local_call", abstract ? local_call(e) : direct_call(cls, e)},
+                                   {"call", call},
+                                   {"results", results}});
+}
+
+}  // namespace
+
+StubCallParts stub_call_parts(const OperationEntry& e) {
+  StubCallParts parts;
+  std::string writes;
   bool values_in = false, values_out = false;  // valuetypes: one scope per message (switchyard/value.h)
   if (e.attribute != nullptr && e.setter) {
     write_value(writes, *e.attribute->type, "value", "");
@@ -104,46 +128,32 @@ std::string operation_definition(const std::string& cls, const OperationEntry& e
         values_in = values_in || contains_value(*p->type);
       }
       if (p->direction != ParameterDirection::in) {
-        read_value(reads, *p->type, identifier(p->name), "");
+        read_value(parts.out_reads, *p->type, identifier(p->name), "");
         values_out = values_out || contains_value(*p->type);
       }
     }
   const TypeSpec* result = e.result();
   if (result != nullptr && contains_value(*result)) values_out = true;
   if (values_in) writes = "::switchyard::value_output_scope _values_out(_out);\n" + writes;
-  const std::string arguments =
+  parts.writes = writes;
+  parts.arguments =
       writes.empty() ? "[](::switchyard::cdr::output_stream&) {}" : fill(arguments_template, {{"writes", writes}});
-  std::string call, results;
-  if (e.oneway()) {
-    call = "_call.invoke_oneway(" + arguments + ");";
-  } else {
-    std::string raiser = "nullptr";
-    if (!e.raises.empty()) {
-      std::string cases;
-      for (const Exception* x : e.raises) cases += fill(raiser_case_template, {{"exception", qualified(*x)}});
-      raiser = fill(raiser_template, {{"cases", cases}});
-    }
-    const bool reads_reply = result != nullptr || !reads.empty();
-    call = std::string(reads_reply ? "::switchyard::cdr::input_stream& _in = " : "") + "_call.invoke(" + arguments +
-           ", " + raiser + ");";
-    if (values_out) results = "::switchyard::value_input_scope _values_in(_in);\n";
-    if (result != nullptr) {
-      results += type_name(*result) + " _result{};\n";
-      read_value(results, *result, "_result", "");
-    }
-    results += reads;
-    if (result != nullptr) results += "return _result;\n";
+  if (!e.raises.empty()) {
+    std::string cases;
+    for (const Exception* x : e.raises) cases += fill(raiser_case_template, {{"exception", qualified(*x)}});
+    parts.raiser = fill(raiser_template, {{"cases", cases}});
   }
-  return fill(operation_template,
-              {{"signature", signature(e, cls + "::")},
-               {"wire_name", e.wire_name},
-               {"index", operation_indices ? std::to_string(index) + "u" : "::switchyard::no_operation_index"},
-               {"local_call", abstract ? local_call(e) : direct_call(cls, e)},
-               {"call", call},
-               {"results", results}});
+  if (values_out) parts.result_reads = "::switchyard::value_input_scope _values_in(_in);\n";
+  if (result != nullptr) {
+    parts.result_reads += type_name(*result) + " _result{};\n";
+    read_value(parts.result_reads, *result, "_result", "");
+  }
+  return parts;
 }
 
-}  // namespace
+std::string operation_index_literal(std::size_t index, bool operation_indices) {
+  return operation_indices ? std::to_string(index) + "u" : "::switchyard::no_operation_index";
+}
 
 std::string stub_definitions(const Interface& interface, const std::vector<OperationEntry>& entries,
                              bool operation_indices) {

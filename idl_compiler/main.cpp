@@ -26,6 +26,8 @@ constexpr const char* usage_text =
     "  -H strategy     operation tables to generate: linear, dynamic, perfect, perfect-fast,\n"
     "                  active or all (default all; perfect-fast: the perfect lookup by the\n"
     "                  perfect-fast hash instead of gperf)\n"
+    "  --ami           also asynchronous calls (CORBA Messaging's AMI): per interface I a reply\n"
+    "                  handler AMI_IHandler, a poller AMI_IPoller, and sendc_/sendp_ stubs\n"
     "  --dump          print the checked main-file declarations with their repository ids\n"
     "  --object-ids LIST --name NAME [--namespace NS] -o FILE.h\n"
     "                  instead of IDL: a list of object ids (one a line) to a header with a\n"
@@ -124,6 +126,8 @@ int main(int argc, char** argv) {
     } else if (is_option("--namespace")) {
       if (!long_value("--namespace", object_ids.name_space) || object_ids.name_space.empty())
         return usage_error("--namespace needs a namespace");
+    } else if (arg == "--ami") {
+      back_end_options.ami = true;
     } else if (arg == "--dump") {
       dump = true;
     } else if (arg == "--dump-all") {

@@ -30,7 +30,8 @@ failures=0 generated=0 expected_refusals=0 rejected=0
 cd "$dir" || exit 1
 while read -r f; do
   f=${f#./}
-  timeout 60 "$syidl" -I"$dir" -I"$dir/COS" -o "$work/out" "$f" >"$work/log" 2>&1
+  # shellcheck disable=SC2086 # SYIDL_ARGS: extra options, split on spaces (--ami)
+  timeout 60 "$syidl" ${SYIDL_ARGS:-} -I"$dir" -I"$dir/COS" -o "$work/out" "$f" >"$work/log" 2>&1
   rc=$?
   if ! listed "$accepted" "$f"; then
     if [ "$rc" -eq 1 ] && grep -q ': error: ' "$work/log"; then
