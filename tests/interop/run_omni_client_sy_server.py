@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """omniORB's client against our server: omni_peer_client drives sy_peer_server on loopback.
 
-usage: run_omni_client_sy_server.py SY_SERVER OMNI_CLIENT [--reconnect | --contexts]
+usage: run_omni_client_sy_server.py SY_SERVER OMNI_CLIENT [--reconnect | --contexts | --ami]
        (OMNI_CLIENT = 'none': exit 77, skip)
 
 For each of our servant demultiplexing strategies (linear, dynamic, perfect, active) a fresh
@@ -22,6 +22,10 @@ client adds a context through its own hooks (omni_peer_client --send-context), o
 portable interceptor (sy_peer_server --echo-context) reads it and answers with a reply context,
 which omniORB's hooks must read back, at GIOP 1.0, 1.1 and 1.2. A context id the server does not
 echo must make the client's check fail (the check can fail).
+
+--ami: OMNI_CLIENT is omni_ami_client, omniORB's asynchronous client from its own -Wbami stubs
+(issue 25): its sendc_ calls, many outstanding on one connection, and a sendp_ poller, against our
+Integrity::Echo (sy_peer_server --dsi-echo) at GIOP 1.0, 1.1 and 1.2.
 """
 import os
 import re
@@ -164,8 +168,32 @@ def contexts(server, client, work):
     return ok and code == 0
 
 
+def ami(server, client, work):
+    """omniORB's AMI client: every reply to its sendc_ and sendp_ calls comes back right."""
+    ior_file = os.path.join(work, "iors-ami.txt")
+    proc = subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100", "--dsi-echo"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    ok = True
+    try:
+        if not wait_for_file(ior_file, proc, 20):
+            print("FAILED: server did not write", ior_file)
+            return False
+        with open(ior_file) as f:
+            echo = [line.split()[1] for line in f if line.startswith("echo ")]
+        if not echo:
+            print("FAILED: no echo line in", ior_file)
+            return False
+        for version in VERSIONS:
+            ok &= run_client(client, [echo[0], "-ORBmaxGIOPVersion", version])
+    finally:
+        code, output = stop(proc)
+    print("  " + output.strip().replace("\n", "\n  "))
+    print("  server exit:", code)
+    return ok and code == 0
+
+
 def main():
-    args = [a for a in sys.argv[1:] if a not in ("--reconnect", "--contexts")]
+    args = [a for a in sys.argv[1:] if a not in ("--reconnect", "--contexts", "--ami")]
     if len(args) != 2:
         print(__doc__)
         return 2
@@ -177,6 +205,11 @@ def main():
         with tempfile.TemporaryDirectory(prefix="omni_sy_") as work:
             ok = reconnect(server, client, work)
         print("omni_reconnect_sy_server:", "passed" if ok else "FAILED")
+        return 0 if ok else 1
+    if "--ami" in sys.argv:
+        with tempfile.TemporaryDirectory(prefix="omni_sy_") as work:
+            ok = ami(server, client, work)
+        print("omni_ami_client_sy_server:", "passed" if ok else "FAILED")
         return 0 if ok else 1
     if "--contexts" in sys.argv:
         with tempfile.TemporaryDirectory(prefix="omni_sy_") as work:
