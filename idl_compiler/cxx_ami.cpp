@@ -164,8 +164,8 @@ std::string operation_definitions(const std::string& cls, const std::string& int
   // The poller: the same reads into its caller's variables.
   std::string poll = "(void)_poller.results(ami_timeout);\n";
   if (reads_reply) {
-    poll = "::switchyard::cdr::input_stream& _in = _poller.results(ami_timeout);\n" + parts.result_reads +
-           parts.out_reads;
+    poll =
+        "::switchyard::cdr::input_stream& _in = _poller.results(ami_timeout);\n" + parts.result_reads + parts.out_reads;
     if (e.result() != nullptr) poll += "return _result;\n";
   }
   const std::string in_parameters = in_parameter_list(sent(e));
@@ -200,8 +200,8 @@ std::string ami_stub_declarations(const Interface& interface, const std::vector<
     if (e.oneway()) continue;
     const std::string in_parameters = in_parameter_list(sent(e));
     const std::string handler = "std::shared_ptr<AMI_" + name + "Handler> ami_handler";
-    out += "void sendc_" + ami_name(e) + "(" + (in_parameters.empty() ? handler : handler + ", " + in_parameters) +
-           ");\n";
+    out +=
+        "void sendc_" + ami_name(e) + "(" + (in_parameters.empty() ? handler : handler + ", " + in_parameters) + ");\n";
     out += "AMI_" + name + "Poller sendp_" + ami_name(e) + "(" + in_parameters + ");\n";
   }
   return out;

@@ -27,8 +27,8 @@ class recording_echo_handler final : public Integrity::AMI_EchoHandler {
     return got_[operation];
   }
 
-#define SY_RECORDED(op, T)                                                                   \
-  void op(T ami_return_val) override { record(#op, describe(ami_return_val)); }            \
+#define SY_RECORDED(op, T)                                                      \
+  void op(T ami_return_val) override { record(#op, describe(ami_return_val)); } \
   void op##_excep(const switchyard::exception_holder& holder) override { record(#op, failure(holder)); }
   SY_RECORDED(echo_boolean, bool)
   SY_RECORDED(echo_octet, std::uint8_t)

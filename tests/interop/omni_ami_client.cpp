@@ -47,7 +47,9 @@ class checking_handler final : public POA_Integrity::AMI_EchoHandler {
     check("refuse_excep", false);
   }
   void set_label() override { check("set_label", true); }
-  void get_label(const char* ami_return_val) override { check("get_label", std::strcmp(ami_return_val, "labelled") == 0); }
+  void get_label(const char* ami_return_val) override {
+    check("get_label", std::strcmp(ami_return_val, "labelled") == 0);
+  }
 
   void echo_boolean(::CORBA::Boolean) override { unexpected("echo_boolean"); }
   void echo_octet(::CORBA::Octet) override { unexpected("echo_octet"); }

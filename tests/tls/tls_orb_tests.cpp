@@ -6,10 +6,14 @@
 #include <poll.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 
 #include "orb/ior/iiop_profile.h"
 #include "orb/ior/ior.h"
 #include "orb/ior/object_reference.h"
+#include "switchyard/ami.h"
 #include "switchyard/exception.h"
 #include "switchyard/orb.h"
 #include "switchyard/security.h"
@@ -81,6 +85,43 @@ TEST_CASE("calls over TLS with client certificates, in every concurrency model",
   CHECK(ttcp_servant->octets == octets);
   CHECK(ttcp_servant->oneway == 50);
   CHECK(ttcp_servant->twoway == 4);
+}
+
+TEST_CASE("asynchronous calls over TLS: 64 outstanding, replies read ahead with others in one record", "[tls][ami]") {
+  const auto model = GENERATE(std::string("adaptive"), std::string("reactive"), std::string("thread-pool"));
+  CAPTURE(model);
+  const auto& certs = test::tls_certs::get();
+  serving_orb server(with(model_options(model), certs.server_options()), "ssliop://127.0.0.1:0");
+  auto servant = std::make_shared<whoami>();
+  const std::string ior = server.orb->object_to_string(server.orb->root_adapter().activate(servant));
+  server.start();
+
+  auto client = orb_init(certs.client_options());
+  const object_ref target = client->string_to_object(ior);
+  constexpr int calls = 64;
+  std::mutex mutex;
+  std::condition_variable changed;
+  int right = 0, done = 0;
+  for (int i = 0; i < calls; ++i)
+    ami::send_callback(
+        target, "echo_string", [i](cdr::output_stream& args) { args.write_string("tls" + std::to_string(i)); },
+        [&, i](cdr::input_stream* results, const exception_holder* raised) {
+          const bool ok =
+              raised == nullptr && results->read_string() == "tls" + std::to_string(i) + ":switchyard-client";
+          std::lock_guard lock(mutex);
+          right += ok ? 1 : 0;
+          ++done;
+          changed.notify_all();
+        },
+        nullptr, 1);
+  {
+    std::unique_lock lock(mutex);
+    REQUIRE(changed.wait_for(lock, std::chrono::seconds(10), [&] { return done == calls; }));
+    CHECK(right == calls);
+  }
+  // Synchronous calls share the connection afterwards.
+  CHECK(hand::probe_stub(target).echo_string("after") == "after:switchyard-client");
+  client->destroy();
 }
 
 TEST_CASE("IORs carry the TLS port as omniORB writes it: TAG_SSL_SEC_TRANS, port 0 when TLS only", "[tls]") {
