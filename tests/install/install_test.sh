@@ -10,6 +10,7 @@
 #  5. runs the greeter over TLS with client certificates and an access policy (--allow);
 #  6. runs it with portable interceptors: a token the client's interceptor sends and the
 #     server's checks (--token, --require-token), and the server's request log (--log-requests).
+#  7. runs its asynchronous client (greeter_ami_client, syidl --ami) against its server.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR EXAMPLE_DIR
 set -euo pipefail
 build=$1
@@ -217,3 +218,22 @@ for line in 'greet -> reply' 'greet -> exception IDL:omg.org/CORBA/NO_PERMISSION
     { cat "$root/pi.server" >&2; echo "greeter_server logged no '$line'" >&2; exit 1; }
 done
 echo "example: the greeter with interceptors, the token checked and the requests logged: ok"
+
+# 7. Asynchronous calls (syidl --ami, docs/idl.md): every greeting sent before the first reply
+# is read, the replies to a handler, the count through a poller; what greeter_client prints.
+ami_ior="$root/greeter-ami.ior"
+start_server greeter_server "$ami_ior" "$root/ami.server"
+status=0
+timeout 30 "$example_build/greeter_ami_client" "$ami_ior" Ada Grace "" Linus >"$root/ami.client" 2>&1 || status=$?
+expected='Hello, Ada! (greeting 1)
+Hello, Grace! (greeting 2)
+refused: an empty name
+Hello, Linus! (greeting 3)
+the server has made 3 greeting(s)'
+if [ "$status" -ne 3 ] || [ "$(cat "$root/ami.client")" != "$expected" ]; then
+  echo "greeter_ami_client exited $status and printed:" >&2
+  cat "$root/ami.client" "$root/ami.server" >&2
+  exit 1
+fi
+stop_server "greeter_server for the AMI client" "$root/ami.server"
+echo "example: greeter_ami_client (sendc_ and sendp_) against greeter_server: ok"
