@@ -145,9 +145,9 @@ std::vector<std::uint8_t> request_octets() {
   static const char operation[] = "sendNoParams_2way";
   const std::string key = "null";
   std::vector<std::uint8_t> m = {'G', 'I', 'O', 'P', 1, 2, 1, 0, 0, 0, 0, 0};
-  put_u32(m, 0);                      // request id
-  m.insert(m.end(), {3, 0, 0, 0});    // response flags, reserved
-  m.insert(m.end(), {0, 0, 0, 0});    // KeyAddr, padding
+  put_u32(m, 0);                    // request id
+  m.insert(m.end(), {3, 0, 0, 0});  // response flags, reserved
+  m.insert(m.end(), {0, 0, 0, 0});  // KeyAddr, padding
   put_u32(m, static_cast<std::uint32_t>(key.size()));
   m.insert(m.end(), key.begin(), key.end());
   while (m.size() % 4 != 0) m.push_back(0);
