@@ -120,18 +120,17 @@ def one_server(server, client, work, servant_demux, operation_demux, extra):
     return ok
 
 
-def reconnect(server, client, work):
-    """Four clients in turn, each on a new connection, against the default reactor."""
-    ior_file = os.path.join(work, "iors-reconnect.txt")
-    proc = subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100", "--counts"],
+def with_server(server, work, name, options, body):
+    """Starts sy_peer_server with `options`, runs body(ior_file) once it has written its IORs,
+    stops it: True when the body passed and the server exited 0."""
+    ior_file = os.path.join(work, "iors-" + name + ".txt")
+    proc = subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100"] + options,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    ok = True
     try:
         if not wait_for_file(ior_file, proc, 20):
             print("FAILED: server did not write", ior_file)
             return False
-        for _ in range(4):
-            ok &= run_client(client, ["--ior-file", ior_file, "--call", "noparams2way"], seconds=10)
+        ok = body(ior_file)
     finally:
         code, output = stop(proc)
     print("  " + output.strip().replace("\n", "\n  "))
@@ -139,19 +138,23 @@ def reconnect(server, client, work):
     return ok and code == 0
 
 
+def reconnect(server, client, work):
+    """Four clients in turn, each on a new connection, against the default reactor."""
+    def clients(ior_file):
+        ok = True
+        for _ in range(4):
+            ok &= run_client(client, ["--ior-file", ior_file, "--call", "noparams2way"], seconds=10)
+        return ok
+    return with_server(server, work, "reconnect", ["--counts"], clients)
+
+
 CONTEXT_ID = 700000
 
 
 def contexts(server, client, work):
     """omniORB's request context reaches our server interceptor; its reply context comes back."""
-    ior_file = os.path.join(work, "iors-contexts.txt")
-    proc = subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100", "--echo-context", str(CONTEXT_ID)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    ok = True
-    try:
-        if not wait_for_file(ior_file, proc, 20):
-            print("FAILED: server did not write", ior_file)
-            return False
+    def clients(ior_file):
+        ok = True
         for version in VERSIONS:
             ok &= run_client(client, ["--ior-file", ior_file, "--call", "noparams2way,octets:1000",
                                       "--send-context", str(CONTEXT_ID), "omni-ping " + version,
@@ -161,35 +164,23 @@ def contexts(server, client, work):
                                   "--send-context", str(CONTEXT_ID + 2), "not echoed",
                                   "--expect-reply-context", "switchyard saw: not echoed"],
                          expect_failure="reply context '', expected")
-    finally:
-        code, output = stop(proc)
-    print("  " + output.strip().replace("\n", "\n  "))
-    print("  server exit:", code)
-    return ok and code == 0
+        return ok
+    return with_server(server, work, "contexts", ["--echo-context", str(CONTEXT_ID)], clients)
 
 
 def ami(server, client, work):
     """omniORB's AMI client: every reply to its sendc_ and sendp_ calls comes back right."""
-    ior_file = os.path.join(work, "iors-ami.txt")
-    proc = subprocess.Popen([server, "--ior-file", ior_file, "--seconds", "100", "--dsi-echo"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    ok = True
-    try:
-        if not wait_for_file(ior_file, proc, 20):
-            print("FAILED: server did not write", ior_file)
-            return False
+    def clients(ior_file):
         with open(ior_file) as f:
             echo = [line.split()[1] for line in f if line.startswith("echo ")]
         if not echo:
             print("FAILED: no echo line in", ior_file)
             return False
+        ok = True
         for version in VERSIONS:
             ok &= run_client(client, [echo[0], "-ORBmaxGIOPVersion", version])
-    finally:
-        code, output = stop(proc)
-    print("  " + output.strip().replace("\n", "\n  "))
-    print("  server exit:", code)
-    return ok and code == 0
+        return ok
+    return with_server(server, work, "ami", ["--dsi-echo"], clients)
 
 
 def main():
