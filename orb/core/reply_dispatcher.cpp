@@ -51,9 +51,11 @@ reply_dispatcher::~reply_dispatcher() {
 }
 
 void reply_dispatcher::add(std::unique_ptr<async_call> call) {
+  bool wake_thread = false;
   {
     std::lock_guard lock(mutex_);
     if (!stopping_) {
+      wake_thread = needs_wake(*call);
       added_.push_back(std::move(call));
       call = nullptr;
     }
@@ -62,7 +64,29 @@ void reply_dispatcher::add(std::unique_ptr<async_call> call) {
     call->call.forget_reply();
     std::rethrow_exception(shut_down_before_reply(call->operation));
   }
-  wake();
+  if (wake_thread) wake();
+}
+
+bool reply_dispatcher::needs_wake(async_call& call) const {
+  if (!sleeping_) return false;  // it looks at added_ before it sleeps again
+  // Spared only for the first call after the thread ran out of calls, when it polls the call's
+  // connection already. With calls outstanding (or a second call), waking it at once is what
+  // measured best on one CPU: it keeps up with a pipelining caller (docs/experiments.md,
+  // "Pipelined asynchronous calls").
+  if (sleeping_with_calls_ || !added_.empty()) return true;
+  invocation_state& state = state_of(call.call.state_);
+  if (state.deadline && (!sleeping_until_ || *state.deadline < *sleeping_until_)) return true;
+  if (state.reply_taken || state.bound.connection == nullptr) return true;
+  const int fd = state.bound.connection->handle();
+  return std::none_of(polled_.begin() + 1, polled_.end(), [fd](const pollfd& p) { return p.fd == fd; });
+}
+
+void reply_dispatcher::linger_on(const std::shared_ptr<client_connection>& connection) {
+  if (connection == nullptr) return;
+  for (auto& known : lingering_)
+    if (known.lock() == connection) return;
+  if (lingering_.size() == max_lingering) lingering_.erase(lingering_.begin());
+  lingering_.push_back(connection);
 }
 
 void reply_dispatcher::stop() noexcept {
@@ -84,6 +108,7 @@ void reply_dispatcher::run() noexcept {
   for (;;) {
     {
       std::lock_guard lock(mutex_);
+      sleeping_ = false;  // awake since poll returned: new calls are seen here
       if (stopping_) break;
       for (auto& call : added_) outstanding_.push_back(std::move(call));
       added_.clear();
@@ -142,6 +167,7 @@ bool reply_dispatcher::sweep() {
       pending.call.forget_reply();
       complete(take(i), nullptr, std::move(failed));
     } else if (arrived) {
+      if (state.reply_taken) linger_on(state.bound.connection);
       finish(take(i));
     } else if (state.deadline && *state.deadline <= now) {
       pending.call.forget_reply();
@@ -204,25 +230,48 @@ void reply_dispatcher::complete(std::unique_ptr<async_call> call, cdr::input_str
 }
 
 void reply_dispatcher::wait_for_activity() {
-  std::vector<pollfd> ready{{wake_fd_, POLLIN, 0}};
+  // polled_ changes only while sleeping_ is false; add() reads it only while it is true.
+  polled_.assign(1, pollfd{wake_fd_, POLLIN, 0});
+  auto poll_on = [this](int fd) {
+    if (fd >= 0 && std::none_of(polled_.begin(), polled_.end(), [fd](const pollfd& p) { return p.fd == fd; }))
+      polled_.push_back({fd, POLLIN, 0});
+  };
   std::optional<std::chrono::steady_clock::time_point> earliest;
   for (const auto& pending : outstanding_) {
     invocation_state& state = state_of(pending->call.state_);
     if (state.deadline && (!earliest || *state.deadline < *earliest)) earliest = state.deadline;
-    if (state.bound.connection == nullptr) continue;
-    const int fd = state.bound.connection->handle();
-    if (fd >= 0 && std::none_of(ready.begin(), ready.end(), [fd](const pollfd& p) { return p.fd == fd; }))
-      ready.push_back({fd, POLLIN, 0});
+    if (state.bound.connection != nullptr) poll_on(state.bound.connection->handle());
   }
+  const std::size_t owned = polled_.size();  // [1, owned): sockets of outstanding calls
+  std::erase_if(lingering_, [](const std::weak_ptr<client_connection>& c) { return c.expired(); });
+  for (auto& weak : lingering_)
+    if (auto connection = weak.lock()) poll_on(connection->handle());
   int timeout_ms = -1;
   if (earliest) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(*earliest - std::chrono::steady_clock::now()).count();
     timeout_ms = static_cast<int>(std::clamp<long long>(left + 1, 0, 1 << 30));
   }
-  if (::poll(ready.data(), ready.size(), timeout_ms) > 0 && (ready[0].revents & POLLIN) != 0) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || !added_.empty()) return;  // no sleep: new calls to look at first
+    sleeping_ = true;                          // until run() takes the lock again
+    sleeping_with_calls_ = owned > 1;
+    sleeping_until_ = earliest;
+  }
+  if (::poll(polled_.data(), polled_.size(), timeout_ms) <= 0) return;
+  if ((polled_[0].revents & POLLIN) != 0) {
     std::uint64_t count;
     [[maybe_unused]] const auto got = ::read(wake_fd_, &count, sizeof count);
+  }
+  // A lingering connection's own event (a synchronous caller's reply, its end): stop polling it,
+  // or the thread would wake for it until that caller reads.
+  for (std::size_t i = owned; i < polled_.size(); ++i) {
+    if (polled_[i].revents == 0) continue;
+    std::erase_if(lingering_, [fd = polled_[i].fd](const std::weak_ptr<client_connection>& weak) {
+      auto connection = weak.lock();
+      return connection == nullptr || connection->handle() == fd;
+    });
   }
 }
 

@@ -2,15 +2,26 @@
 // asynchronous call. It waits for the replies of every outstanding call at once, on every
 // connection they went out on (poll(2) on their sockets, and an eventfd that wakes it for a new
 // call or a reply another thread stashed), reads them as any waiting caller would (the
-// connection's reader role, its stash), and
-// completes each call: its reply handler runs, or its poller is told. Internal to orb/core.
+// connection's reader role, its stash), and completes each call: its reply handler runs, or its
+// poller is told. Internal to orb/core.
+//
+// A new call does not wake the thread while it is awake (it looks at the new calls before it
+// sleeps), nor when it is the first call since the thread ran out of calls and the thread polls
+// its connection already: the reply wakes it. For that, the thread keeps polling the
+// connections of the last calls it completed ("lingering") until they show a sign of life of
+// their own; so a caller making one asynchronous call after another costs no extra wake-up of
+// the thread each (docs/experiments.md, "Pipelined asynchronous calls").
 #pragma once
 
+#include <poll.h>
+
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -85,14 +96,29 @@ class reply_dispatcher final : public stash_listener, public std::enable_shared_
   // deadline passes, or stop().
   void wait_for_activity();
   void wake() noexcept;
+  // Whether a call added now needs the eventfd written (under mutex_).
+  bool needs_wake(async_call& call) const;
+  // Keeps polling a completed call's connection for the next call on it.
+  void linger_on(const std::shared_ptr<client_connection>& connection);
 
   int wake_fd_ = -1;  // an eventfd
   std::mutex mutex_;
   std::vector<std::unique_ptr<async_call>> added_;  // sent, not yet seen by the thread
   bool stopping_ = false;
+  // From the thread's going to sleep in poll until it next looks at added_ (under mutex_): what
+  // it polls (the eventfd first) and when it wakes at the latest.
+  bool sleeping_ = false;
+  bool sleeping_with_calls_ = false;  // asleep with calls outstanding
+  std::vector<pollfd> polled_;
+  std::optional<std::chrono::steady_clock::time_point> sleeping_until_;
   std::thread thread_;
   // The thread's own: outstanding calls in the order they were sent.
   std::vector<std::unique_ptr<async_call>> outstanding_;
+  // The thread's own: connections of calls lately completed, polled until their first event
+  // that no call of ours explains (then a synchronous caller is using them), at most
+  // max_lingering, the oldest dropped first.
+  static constexpr std::size_t max_lingering = 16;
+  std::vector<std::weak_ptr<client_connection>> lingering_;
 };
 
 }  // namespace switchyard::core

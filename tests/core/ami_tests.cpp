@@ -288,6 +288,29 @@ TEST_CASE("AMI: synchronous callers on other threads share the connection with o
   for (int n = 0; n < 2 * per_thread; ++n) CHECK(got.value(n) == n);
 }
 
+TEST_CASE("AMI: one call at a time, synchronous calls between them, and a connection the server closed between them",
+          "[core][ami]") {
+  // The reply thread keeps polling a connection after its call completes (reply_dispatcher.h):
+  // a synchronous reply, or the server's CloseConnection, on it must neither be taken from its
+  // caller nor keep the thread busy, and the next asynchronous call must still be seen.
+  probe_setup s({"-ORBIdleTimeout", "100"});
+  outcomes got;
+  hand::probe_stub probe(s.reference);
+  constexpr int rounds = 100;
+  for (int n = 0; n < rounds; ++n) {
+    ami::send_callback(s.reference, "echo_long", long_argument(n), got.for_echo(n), nullptr, 0);
+    REQUIRE(got.wait_for(static_cast<std::size_t>(n) + 1));
+    CHECK(got.value(n) == n);
+    if (n % 2 == 0) CHECK(probe.echo_long(-n) == -n);
+  }
+  // Idle past the server's timeout: it closes the connection the reply thread still polls.
+  std::this_thread::sleep_for(400ms);
+  ami::send_callback(s.reference, "echo_long", long_argument(rounds), got.for_echo(rounds), nullptr, 0);
+  REQUIRE(got.wait_for(rounds + 1));
+  CHECK(got.value(rounds) == rounds);
+  CHECK(probe.echo_long(5) == 5);
+}
+
 TEST_CASE("AMI: calls on several connections at once", "[core][ami]") {
   probe_setup first;
   probe_setup second;
