@@ -86,8 +86,9 @@ def option(args, name, default):
 
 def check_interfaces(out_dir, args):
     """latency with --interface: our ORB's rows are of the interfaces asked for and of nothing else,
-    each in every mode asked for, with the parameterless call, both sequences and the Echo calls;
-    DII rows name the request mode; the baselines' rows no interface."""
+    each in every mode asked for (AMI: two-way only, its calls have replies), with the
+    parameterless call, both sequences and the Echo calls; DII rows name the request mode; the
+    baselines' rows no interface."""
     wanted = option(args, "--interface", "sii,dii").split(",")
     request = option(args, "--dii-request", "reuse")
     modes = option(args, "--mode", "twoway").split(",")
@@ -104,8 +105,13 @@ def check_interfaces(out_dir, args):
     for r in rows:
         if r["series"] in ("socket", "ace") and (r["interface"] != "" or r["dii_request"] != ""):
             fail(f"latency.csv: the {r['series']} baseline has interface '{r['interface']}'")
+    for r in ours:
+        if r["interface"] == "ami" and r["mode"] != "twoway":
+            fail(f"latency.csv: an ami {r['mode']} row: asynchronous calls are two-way")
     for interface in wanted:
         for mode in modes:
+            if interface == "ami" and mode != "twoway":
+                continue
             types = {r["type"] for r in ours if r["interface"] == interface and r["mode"] == mode}
             for t in ("none", "octet", "binstruct"):
                 if t not in types:
@@ -121,6 +127,8 @@ def check_interfaces(out_dir, args):
         fail("summary.md has no column for the DII series")
     if "dii" in wanted and "sii" in wanted and f"switchyard dii-{request} / switchyard" not in summary:
         fail("summary.md has no DII / SII ratio column")
+    if "ami" in wanted and "sii" in wanted and "switchyard ami / switchyard" not in summary:
+        fail("summary.md has no AMI / SII ratio column")
     print(f"check_results: interfaces {','.join(wanted)} ok")
 
 

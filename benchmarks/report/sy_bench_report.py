@@ -546,11 +546,14 @@ def interceptor_suffix(r):
 def latency_label(r):
     """The column (and plot line) of a latency.csv or latency_trends.csv row: its series, its
     transport when not plain IIOP ("switchyard ssliop"), for calls through the DII the way the
-    request was made ("switchyard dii-reuse"), and the no-op interceptors when there were some
-    ("switchyard 2 interceptors"). Rows of stubs (interface sii) and of the baselines (interface
-    empty), and CSVs from before the columns, keep the series' name."""
+    request was made ("switchyard dii-reuse"), for asynchronous calls "ami" ("switchyard ami"),
+    and the no-op interceptors when there were some ("switchyard 2 interceptors"). Rows of stubs
+    (interface sii) and of the baselines (interface empty), and CSVs from before the columns, keep
+    the series' name."""
     if r.get("interface", "") == "dii":
         return f"{r['series']}{transport_suffix(r)} dii-{r.get('dii_request') or 'reuse'}{interceptor_suffix(r)}"
+    if r.get("interface", "") == "ami":
+        return f"{r['series']}{transport_suffix(r)} ami{interceptor_suffix(r)}"
     return r["series"] + transport_suffix(r) + interceptor_suffix(r)
 
 
@@ -560,9 +563,10 @@ def latency_section(out_dir, rows, trends, pngs):
     for r in rows:
         if latency_label(r) not in series:
             series.append(latency_label(r))
-    # DII columns beside their series' stubs: (DII label, SII label) where both were measured.
+    # DII and AMI columns beside their series' stubs: (DII or AMI label, SII label) where both
+    # were measured.
     dii_pairs = [(lab, r["series"] + transport_suffix(r) + interceptor_suffix(r)) for lab in series for r in rows
-                 if latency_label(r) == lab and r.get("interface", "") == "dii"
+                 if latency_label(r) == lab and r.get("interface", "") in ("dii", "ami")
                  and r["series"] + transport_suffix(r) + interceptor_suffix(r) in series]
     dii_pairs = list(dict.fromkeys(dii_pairs))
     # TLS columns: a series over ssliop against the same series over plain IIOP, same case.
@@ -607,8 +611,10 @@ def latency_section(out_dir, rows, trends, pngs):
                     "interceptors in both ORBs over the same series without, same case, medians "
                     "(docs/experiments.md, \"What an interceptor costs\").\n")
     if dii_pairs:
-        text.append("\nThe `/` columns: DII over stub (SII) latency for the same case and series, medians "
-                    "(latency paper, figures 11-26; docs/experiments.md, \"Static and dynamic invocation\").\n")
+        text.append("\nThe `dii-` and `ami` `/` columns: DII or AMI (callback model, timed to the reply "
+                    "handler) over stub (SII) latency for the same case and series, medians (latency paper, "
+                    "figures 11-26; docs/experiments.md, \"Static and dynamic invocation\" and "
+                    "\"Asynchronous calls in the latency experiment\").\n")
     if trends:
         text.append("\n### Trend lines: median us = fixed + per_byte * bytes (least squares over the medians)\n")
         text.append(md_table(["series", "mode", "type", "fixed us", "ns per byte", "points",
@@ -627,7 +633,7 @@ def latency_section(out_dir, rows, trends, pngs):
             cols = min(3, len(types))
             nrows = (len(types) + cols - 1) // cols
             fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.4 * nrows), squeeze=False)
-            # A DII line is dashed, in the colour of its series' stub line.
+            # A DII or AMI line is dashed, in the colour of its series' stub line.
             colours = {}
             for s in series:
                 if not any(s == d for d, _ in dii_pairs):
@@ -640,7 +646,7 @@ def latency_section(out_dir, rows, trends, pngs):
                     pts = sorted((int(r["bytes"]), num(r["median_us"])) for r in rows
                                  if latency_label(r) == s and r["mode"] == mode and r["type"] == t)
                     if pts:
-                        dashed = " dii-" in s
+                        dashed = " dii-" in s or s.endswith(" ami") or " ami " in s
                         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="x" if dashed else ".",
                                 linestyle="--" if dashed else "-", color=colours.get(s), label=s)
                 ax.set_title(t)

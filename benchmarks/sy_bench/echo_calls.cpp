@@ -1,6 +1,8 @@
 #include "benchmarks/sy_bench/echo_calls.h"
 
 #include <algorithm>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -52,7 +54,8 @@ struct echo_payload::values {
   Integrity::Longs longs;
   Integrity::Records records;
   Integrity::NARecords narecords;
-  switchyard::any records_any;  // echo_any: an Any holding `records`
+  switchyard::any records_any;             // echo_any: an Any holding `records`
+  std::shared_ptr<reply_handler> handler;  // call_async's, made by its first call
 };
 
 echo_payload::echo_payload(echo_type type, std::size_t bytes)
@@ -117,6 +120,111 @@ void echo_payload::call(const object_ref& echo, bool check) const {
       }
       break;
     }
+  }
+}
+
+// call_async's handler: the reply of the payload's operation finishes the call in progress (and,
+// when it checks, compares the result); any other reply is a failure.
+class echo_payload::reply_handler final : public Integrity::AMI_EchoHandler {
+ public:
+  explicit reply_handler(const values& sent) : sent_(sent) {}
+  void start(async_completion& done, bool check) {
+    done_ = &done;
+    check_ = check;
+  }
+
+  void echo_doubles(const Integrity::Doubles& got) override { compare(sent_.doubles, got); }
+  void echo_longs(const Integrity::Longs& got) override { compare(sent_.longs, got); }
+  void echo_records(const Integrity::Records& got) override { compare(sent_.records, got); }
+  void echo_narecords(const Integrity::NARecords& got) override { compare(sent_.narecords, got); }
+  void echo_any(const switchyard::any& got) override {
+    Integrity::Records records;
+    if (check_ && !Integrity::extract_Records(got, records)) records.clear();
+    compare(sent_.records, records);
+  }
+#define SY_FAILED(op) \
+  void op##_excep(const switchyard::exception_holder& holder) override { failed(#op, holder); }
+  SY_FAILED(echo_doubles)
+  SY_FAILED(echo_longs)
+  SY_FAILED(echo_records)
+  SY_FAILED(echo_narecords)
+  SY_FAILED(echo_any)
+#undef SY_FAILED
+  // The operations the experiment never calls asynchronously.
+#define SY_UNEXPECTED(op, ...)                       \
+  void op(__VA_ARGS__) override { unexpected(#op); } \
+  void op##_excep(const switchyard::exception_holder&) override { unexpected(#op); }
+  SY_UNEXPECTED(echo_boolean, bool)
+  SY_UNEXPECTED(echo_octet, std::uint8_t)
+  SY_UNEXPECTED(echo_char, char)
+  SY_UNEXPECTED(echo_short, std::int16_t)
+  SY_UNEXPECTED(echo_ushort, std::uint16_t)
+  SY_UNEXPECTED(echo_long, std::int32_t)
+  SY_UNEXPECTED(echo_ulong, std::uint32_t)
+  SY_UNEXPECTED(echo_longlong, std::int64_t)
+  SY_UNEXPECTED(echo_ulonglong, std::uint64_t)
+  SY_UNEXPECTED(echo_float, float)
+  SY_UNEXPECTED(echo_double, double)
+  SY_UNEXPECTED(echo_string, const std::string&)
+  SY_UNEXPECTED(echo_wstring, const std::u16string&)
+  SY_UNEXPECTED(echo_color, Integrity::Color)
+  SY_UNEXPECTED(echo_record, const Integrity::Record&)
+  SY_UNEXPECTED(echo_narecord, const Integrity::NARecord&)
+  SY_UNEXPECTED(echo_variant, const Integrity::Variant&)
+  SY_UNEXPECTED(echo_matrix, const Integrity::Matrix&)
+  SY_UNEXPECTED(echo_nested, const Integrity::Nested&)
+  SY_UNEXPECTED(echo_octets, std::span<const std::uint8_t>)
+  SY_UNEXPECTED(echo_strings, const Integrity::Strings&)
+  SY_UNEXPECTED(twist, std::int32_t, const std::string&)
+  SY_UNEXPECTED(split, std::int32_t, const std::string&, const Integrity::Longs&)
+  SY_UNEXPECTED(refuse, std::int32_t)
+  SY_UNEXPECTED(get_label, const std::string&)
+  SY_UNEXPECTED(set_label)
+  SY_UNEXPECTED(get_calls, std::uint32_t)
+#undef SY_UNEXPECTED
+
+ private:
+  template <class T>
+  void compare(const T& sent, const T& got) {
+    done_->finish(check_ && !(sent == got) ? "the reply differs from what was sent" : "");
+  }
+  void failed(const char* op, const switchyard::exception_holder& holder) {
+    try {
+      holder.raise_exception();
+    } catch (const std::exception& e) {
+      done_->finish(std::string(op) + " raised " + e.what());
+    } catch (...) {
+      done_->finish(std::string(op) + " raised an exception not derived from std::exception");
+    }
+  }
+  void unexpected(const char* op) { done_->finish(std::string("a reply to ") + op + ", which was not called"); }
+
+  const values& sent_;
+  async_completion* done_ = nullptr;
+  bool check_ = false;
+};
+
+void echo_payload::call_async(const object_ref& echo, async_completion& done, bool check) const {
+  if (!values_->handler) values_->handler = std::make_shared<reply_handler>(*values_);
+  values_->handler->start(done, check);
+  done.expect();
+  Integrity::Echo stub(echo);
+  switch (type_) {
+    case echo_type::doubles:
+      stub.sendc_echo_doubles(values_->handler, values_->doubles);
+      break;
+    case echo_type::longs:
+      stub.sendc_echo_longs(values_->handler, values_->longs);
+      break;
+    case echo_type::records:
+      stub.sendc_echo_records(values_->handler, values_->records);
+      break;
+    case echo_type::narecords:
+      stub.sendc_echo_narecords(values_->handler, values_->narecords);
+      break;
+    case echo_type::any:
+      stub.sendc_echo_any(values_->handler, values_->records_any);
+      break;
   }
 }
 

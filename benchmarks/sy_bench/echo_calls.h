@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "benchmarks/sy_bench/ami_calls.h"
 #include "switchyard/any.h"
 #include "switchyard/object.h"
 #include "switchyard/type_code.h"
@@ -38,6 +39,10 @@ class echo_payload {
   // Calls the operation on an Integrity::Echo reference; with `check`, raises std::runtime_error
   // unless the result equals what was sent (the report's data-integrity check, untimed calls only).
   void call(const object_ref& echo, bool check) const;
+  // The same call through syidl --ami's sendc_ stub (ami_calls.h): returns once it is sent;
+  // `done` is finished when the reply reaches the handler, with a failure if `check` finds the
+  // result differs from what was sent. One such call outstanding per payload at a time.
+  void call_async(const object_ref& echo, async_completion& done, bool check) const;
   // The same call through the DII (dii_calls.h): the argument as an Any (generated insertion, so
   // it holds the C++ value and marshals through the generated code), the result's TypeCode
   // (syidl's _tc_), and the data-integrity check of a result the DII returned.
@@ -50,6 +55,7 @@ class echo_payload {
 
  private:
   struct values;
+  class reply_handler;
   echo_type type_;
   std::size_t units_;
   std::unique_ptr<values> values_;

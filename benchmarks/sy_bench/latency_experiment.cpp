@@ -6,7 +6,8 @@
 // squares over medians: time = fixed + per byte * bytes), as the evaluation report's tables 1-6.
 // Our ORB's calls go through generated or hand-written stubs (SII) and, with --interface dii,
 // through the Dynamic Invocation Interface (dii_calls.h), its request reused or made per call
-// (--dii-request): the latency paper's figures 11-26.
+// (--dii-request): the latency paper's figures 11-26; with --interface ami, through the AMI callback
+// model, one call outstanding, timed to its reply handler (ami_calls.h).
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -14,7 +15,10 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
+#include <string_view>
 
+#include "benchmarks/sy_bench/ami_calls.h"
 #include "benchmarks/sy_bench/bench_interceptors.h"
 #include "benchmarks/sy_bench/bench_interface.h"
 #include "benchmarks/sy_bench/bench_server.h"
@@ -45,29 +49,50 @@ std::size_t unit_bytes(const latency_case& c) { return c.echo ? echo_element_byt
 using case_key = std::tuple<bool, std::string, std::size_t>;
 case_key key_of(const latency_case& c) { return {c.twoway, type_name(c), c.units}; }
 
-// One call of a case, its data built once: a ttcp send or an echo, through the stub or (with
-// `dii`) through the DII.
+// How our ORB's calls are made: generated or hand-written stubs, the DII, or the AMI callback
+// model with one call outstanding (ami_calls.h).
+enum class call_interface { sii, dii, ami };
+
+std::optional<call_interface> parse_call_interface(std::string_view name) {
+  if (name == "sii") return call_interface::sii;
+  if (name == "dii") return call_interface::dii;
+  if (name == "ami") return call_interface::ami;
+  return std::nullopt;
+}
+
+// One call of a case, its data built once: a ttcp send or an echo, through the stub, the DII
+// (with `dii`) or the callback model (with `ami`; two-way cases only).
 class case_call {
  public:
-  explicit case_call(const latency_case& c, std::optional<dii_request_mode> dii = std::nullopt)
-      : twoway_(c.twoway), data_(c.echo ? element_type::none : c.type, c.echo ? 0 : c.units) {
+  using clock = std::chrono::steady_clock;
+  case_call(const latency_case& c, call_interface interface, dii_request_mode dii_request)
+      : twoway_(c.twoway),
+        ami_(interface == call_interface::ami),
+        data_(c.echo ? element_type::none : c.type, c.echo ? 0 : c.units) {
     if (c.echo) echo_.emplace(*c.echo, c.units * echo_element_bytes(*c.echo));
-    if (!dii) return;
+    if (ami_ && !twoway_) throw std::logic_error("an asynchronous call is two-way");
+    if (interface != call_interface::dii) return;
     if (echo_) {
       dii_.emplace(dii_operation{std::string(to_string(*c.echo)), echo_->operation_index(), echo_->argument_any(), "v",
                                  echo_->result_type(), true},
-                   *dii);
+                   dii_request);
     } else {
       auto op = send_operation(data_.type(), twoway_);
       std::optional<any> argument;
       if (data_.type() != element_type::none) argument = ttcp_sequence_any(data_);
       dii_.emplace(dii_operation{std::string(op.name), op.index, std::move(argument), "ttcp_seq",
                                  type_code::basic(tc_kind::tk_void), twoway_},
-                   *dii);
+                   dii_request);
     }
   }
-  // Calls the `slot`th ttcp target (`ttcp`) or the echo object.
-  void operator()(std::size_t slot, const object_ref& ttcp, const object_ref& echo, bool check = false) {
+  // Calls the `slot`th ttcp target (`ttcp`) or the echo object; returns when the call ended (an
+  // asynchronous one: when its reply handler ran).
+  clock::time_point operator()(std::size_t slot, const object_ref& ttcp, const object_ref& echo, bool check = false) {
+    if (ami_) {
+      if (echo_) echo_->call_async(echo, done_, check);
+      else send_async(ttcp, data_, done_);
+      return done_.wait();
+    }
     if (dii_) {
       if (!echo_) {
         (*dii_)(ttcp, slot);
@@ -78,17 +103,20 @@ class case_call {
       } else {
         (*dii_)(echo, 0);
       }
-      return;
+      return clock::now();
     }
     if (echo_) echo_->call(echo, check);
     else send(ttcp, data_, twoway_);
+    return clock::now();
   }
 
  private:
   bool twoway_;
+  bool ami_;
   payload data_;
   std::optional<echo_payload> echo_;
   std::optional<dii_call> dii_;
+  async_completion done_;
 };
 
 struct message_sizes {
@@ -102,7 +130,7 @@ struct result_row {
   summary stats;  // of every sample
   std::vector<double> round_median_us;
   median_interval median;    // of the round medians: the figure reported
-  std::string interface;     // "sii" or "dii" for our ORB and omniORB, "" for the baselines
+  std::string interface;     // "sii", "dii" or "ami" for our ORB, "sii" for omniORB, "" for the baselines
   std::string dii_request;   // "reuse" or "per-call" for dii
   std::string transport;     // iiop, ssliop, uiop; "tcp" for the baselines
   std::string interceptors;  // no-op interceptors of each kind in our client and server; "" for the others
@@ -156,8 +184,8 @@ std::map<case_key, message_sizes> measure_sizes(const common_options& common, co
   message_sizes null_call{relay.to_server() - before.first, relay.to_client() - before.second};
   std::map<case_key, message_sizes> sizes;
   for (auto& c : cases) {
-    case_call call(c);            // the DII sends the same messages: its arguments as their values
-    call(0, target, echo, true);  // the data-integrity check, once per case
+    case_call call(c, call_interface::sii, dii_request_mode::reuse);  // the DII and AMI send the same messages
+    call(0, target, echo, true);                                      // the data-integrity check, once per case
     if (!c.twoway) send(target, none, true);
     auto start = std::pair(relay.to_server(), relay.to_client());
     call(0, target, echo);
@@ -235,8 +263,10 @@ int latency_main(std::vector<std::string> args) {
             : std::vector<std::string>{"echo_doubles", "echo_longs", "echo_records", "echo_narecords", "echo_any"});
   auto echo_sizes = parser.number_list("--echo-bytes", quick ? std::vector<std::size_t>{144, 24016} : report_sizes);
   auto series = parser.list("--series", {"switchyard", "socket", "ace", "omniorb"});
-  // Our ORB's calls through the stubs (sii), the DII (dii) or both; a DII request reused for
-  // every call or made anew for each (docs/experiments.md, "Static and dynamic invocation").
+  // Our ORB's calls through the stubs (sii), the DII (dii), the AMI callback model (ami, two-way
+  // cases only), or several; a DII request reused for every call or made anew for each
+  // (docs/experiments.md, "Static and dynamic invocation" and "Asynchronous calls in the latency
+  // experiment").
   auto interfaces = parser.list("--interface", {"sii", "dii"});
   auto dii_request_name = parser.value("--dii-request").value_or("reuse");
   // Our series again with N no-op client and server request interceptors in both ORBs, for each N
@@ -245,9 +275,9 @@ int latency_main(std::vector<std::string> args) {
   parser.finish();
   for (auto n : interceptor_counts)
     if (n > 100) throw usage_error("--interceptors: expected 0..100");
-  if (interfaces.empty()) throw usage_error("--interface: expected sii, dii or sii,dii");
+  if (interfaces.empty()) throw usage_error("--interface: expected one or more of sii, dii, ami");
   for (auto& i : interfaces)
-    if (i != "sii" && i != "dii") throw usage_error("--interface: unknown value '" + i + "' (sii, dii)");
+    if (!parse_call_interface(i)) throw usage_error("--interface: unknown value '" + i + "' (sii, dii, ami)");
   auto dii_request = parse_dii_request_mode(dii_request_name);
   if (!dii_request) throw usage_error("--dii-request: unknown value '" + dii_request_name + "' (reuse, per-call)");
   if (servants == 0 || servants > 100000) throw usage_error("--servants: expected 1..100000");
@@ -342,37 +372,37 @@ int latency_main(std::vector<std::string> args) {
     auto& targets = side->targets;
     auto& echo = side->echo;
     for (auto& interface : interfaces) {
-      bool dii = interface == "dii";
+      auto kind = *parse_call_interface(interface);
       for (auto& c : cases) {
-        calls.push_back(std::make_unique<case_call>(c, dii ? dii_request : std::nullopt));
+        if (kind == call_interface::ami && !c.twoway) continue;  // AMI calls are two-way
+        calls.push_back(std::make_unique<case_call>(c, kind, *dii_request));
         auto& call = *calls.back();
         call(0, targets[0], echo, true);  // the data-integrity check
         auto order =
             std::make_shared<std::vector<std::uint32_t>>(targets_for(invocation_name, servants, samples, random));
         auto next = std::make_shared<std::size_t>(0);  // where in `order` the next round goes on
         bool oneway = !c.twoway;
-        points.push_back(
-            {"switchyard", c,
-             [&call, &targets, &echo, order, next, oneway](std::size_t n, std::size_t warmup,
-                                                           std::vector<double>& out) {
-               for (std::size_t i = 0; i < warmup; ++i) {
-                 auto slot = (*order)[(*next + i) % order->size()];
-                 call(slot, targets[slot], echo);
-               }
-               for (std::size_t i = 0; i < n; ++i) {
-                 auto slot = (*order)[(*next)++ % order->size()];
-                 auto& target = targets[slot];
-                 auto t0 = std::chrono::steady_clock::now();
-                 call(slot, target, echo);
-                 out.push_back(
-                     std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-               }
-               if (oneway) send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
-             }});
+        points.push_back({"switchyard", c,
+                          [&call, &targets, &echo, order, next, oneway](std::size_t n, std::size_t warmup,
+                                                                        std::vector<double>& out) {
+                            for (std::size_t i = 0; i < warmup; ++i) {
+                              auto slot = (*order)[(*next + i) % order->size()];
+                              call(slot, targets[slot], echo);
+                            }
+                            for (std::size_t i = 0; i < n; ++i) {
+                              auto slot = (*order)[(*next)++ % order->size()];
+                              auto& target = targets[slot];
+                              auto t0 = std::chrono::steady_clock::now();
+                              auto t1 = call(slot, target, echo);
+                              out.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+                            }
+                            if (oneway)
+                              send(targets[0], payload(element_type::none, 0), true);  // drain before the next point
+                          }});
         points.back().interface = interface;
         points.back().transport = transport;
         points.back().interceptors = std::to_string(interceptors);
-        if (dii) points.back().dii_request = std::string(to_string(*dii_request));
+        if (kind == call_interface::dii) points.back().dii_request = std::string(to_string(*dii_request));
       }
     }
     sides.push_back(std::move(side));
@@ -509,7 +539,9 @@ int latency_main(std::vector<std::string> args) {
                    point.transport,        point.interceptors};
     std::cerr << "latency " << row.series
               << (row.transport == "iiop" || row.transport == "tcp" ? "" : " " + row.transport)
-              << (row.interface == "dii" ? " dii " + row.dii_request : "")
+              << (row.interface == "dii"   ? " dii " + row.dii_request
+                  : row.interface == "ami" ? " ami"
+                                           : "")
               << (row.interceptors.empty() || row.interceptors == "0" ? "" : " " + row.interceptors + " interceptors")
               << " " << mode_name(row.c.twoway) << " " << type_name(row.c) << " x" << row.c.units << ": median "
               << format_number(row.median.median, 2) << " us";

@@ -25,7 +25,7 @@ constexpr const char* usage = R"(usage: sy-bench <subcommand> [options] [-ORB...
           [--echo-types echo_doubles,echo_longs,echo_records,echo_narecords,echo_any|none]
           [--echo-bytes 144,2416,...,24016]
           [--samples N] [--servants N] [--invocation ...] [--series switchyard,socket,ace,omniorb]
-          [--interface sii,dii] [--dii-request reuse|per-call] [--interceptors 0,1,4]
+          [--interface sii,dii,ami] [--dii-request reuse|per-call] [--interceptors 0,1,4]
   ttcp    [--types octet,...] [--buffers 1K,...,128K] [--queues 8K,64K,default] [--total-bytes 64M]
           [--repeats 5] [--series switchyard,socket,ace,omniorb]
   handshake [--connections 2000] [--rounds 10] [--batch 50] [--series switchyard,socket,omniorb]
