@@ -50,6 +50,9 @@ std::string_view input_stream::read_string_view() {
   const auto* p = reinterpret_cast<const char*>(take(length));
   if (p[length - 1] != '\0')
     throw_marshal(minor::string_not_terminated, "string of length " + std::to_string(length) + " does not end in NUL");
+  if (std::memchr(p, 0, length - 1) != nullptr)
+    throw_marshal(minor::nul_inside_string,
+                  "string of length " + std::to_string(length) + " holds a NUL before its end");
   return {p, length - 1};
 }
 
@@ -83,6 +86,8 @@ std::u16string input_stream::read_wstring() {
     out.resize(units - 1);
     for (std::size_t i = 0; i + 1 < units; ++i) out[i] = load<char16_t>(p + 2 * i, swap_);
   }
+  if (std::find(out.begin(), out.end(), u'\0') != out.end())
+    throw_marshal(minor::nul_inside_string, "wstring of " + std::to_string(out.size()) + " units holds a NUL");
   return out;
 }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+
+#include "switchyard/exception.h"
 
 namespace switchyard::cdr {
 
@@ -146,7 +149,14 @@ void output_stream::write_wchar(char16_t v) {
   }
 }
 
+void output_stream::throw_nul_in_string(const char* kind) {
+  throw SystemException(SystemExceptionKind::BAD_PARAM, minor::nul_in_string_argument, CompletionStatus::no,
+                        std::string("a ") + kind + " holding a NUL cannot be marshaled (CDR strings end at their NUL)");
+}
+
 void output_stream::write_wstring(std::u16string_view s) {
+  if (std::find(s.begin(), s.end(), u'\0') != s.end()) [[unlikely]]
+    throw_nul_in_string("wstring");
   if (giop_minor_ >= 2) {
     // A byte-order mark, then the units in native order, as omniORB writes them: readers that
     // take a mark-less string as big-endian (UTF-16's default) read it right, and a string that

@@ -1,6 +1,7 @@
 #include "orb/giop/plain_messages.h"
 
 #include <cstddef>
+#include <cstring>
 
 namespace switchyard::giop {
 
@@ -35,6 +36,8 @@ bool decode_plain_request(const message_view& message, request_header& out) noex
   if (operation_length == 0 || operation_length > size - offset || base[offset + operation_length - 1] != std::byte{0})
     return false;
   const auto* operation = reinterpret_cast<const char*>(base + offset);
+  // A NUL inside the name: the general decoder's MARSHAL.
+  if (std::memchr(operation, 0, operation_length - 1) != nullptr) return false;
   offset += operation_length;
 
   offset = align_up(offset, 4);

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "switchyard/exception.h"
@@ -288,6 +289,62 @@ TEST_CASE("the maximum length is configurable", "[cdr][errors]") {
   input_stream in(out.bytes(), native_byte_order);
   in.set_max_length(8);
   CHECK(marshal_minor_of([&] { in.read_string(); }) == minor::length_over_limit);
+}
+
+TEST_CASE("a string or wstring holding a NUL is refused: BAD_PARAM to write, nothing written; MARSHAL to read",
+          "[cdr][errors]") {
+  using namespace std::string_view_literals;
+  for (std::uint8_t giop_minor : {0, 1, 2}) {
+    output_stream out(0, giop_minor);
+    out.write_ulong(7);
+    const auto before = out.size();
+    for (auto s : {"string\0null"sv, "\0"sv, "trailing\0"sv}) {
+      try {
+        out.write_string(s);
+        FAIL("no BAD_PARAM for a string holding a NUL");
+      } catch (const SystemException& e) {
+        CHECK(e.kind() == SystemExceptionKind::BAD_PARAM);
+        CHECK(e.minor() == minor::nul_in_string_argument);
+        CHECK(e.completed() == CompletionStatus::no);
+      }
+    }
+    for (auto s : {u"wide\0null"sv, u"\0"sv}) {
+      try {
+        out.write_wstring(s);
+        FAIL("no BAD_PARAM for a wstring holding a NUL");
+      } catch (const SystemException& e) {
+        CHECK(e.kind() == SystemExceptionKind::BAD_PARAM);
+        CHECK(e.minor() == minor::nul_in_string_argument);
+      }
+    }
+    CHECK(out.size() == before);  // nothing of the refused strings
+    out.write_string("fine");
+    out.write_wstring(u"fine");
+    input_stream in(out.bytes(), native_byte_order, 0, giop_minor);
+    CHECK(in.read_ulong() == 7);
+    CHECK(in.read_string() == "fine");
+    CHECK(in.read_wstring() == u"fine");
+  }
+  // On the wire: a NUL before the terminating one (what another ORB's client may send).
+  auto inner_nul = from_hex("0c 00 00 00 73 74 72 69 6e 67 00 6e 75 6c 6c 00");  // "string\0null"
+  CHECK(marshal_minor_of([&] { reader(inner_nul, byte_order::little_endian).read_string(); }) ==
+        minor::nul_inside_string);
+  auto only_nuls = from_hex("02 00 00 00 00 00");
+  CHECK(marshal_minor_of([&] { reader(only_nuls, byte_order::little_endian).read_string(); }) ==
+        minor::nul_inside_string);
+  // GIOP 1.2 wstring (octet length, no terminator) with a zero unit; 1.0/1.1 (units counting the
+  // NUL) with one before the end.
+  auto wide12 = from_hex("04 00 00 00 61 00 00 00");
+  CHECK(marshal_minor_of([&] { input_stream(wide12, byte_order::little_endian, 0, 2).read_wstring(); }) ==
+        minor::nul_inside_string);
+  auto wide10 = from_hex("03 00 00 00 00 00 61 00 00 00");
+  CHECK(marshal_minor_of([&] { input_stream(wide10, byte_order::little_endian, 0, 0).read_wstring(); }) ==
+        minor::nul_inside_string);
+  // The strings that are fine still read: "" (length 1), and length 0 as some ORBs send "".
+  auto empty = from_hex("01 00 00 00 00 00 00 00 00 00 00 00");
+  auto in = reader(empty, byte_order::little_endian);
+  CHECK(in.read_string().empty());
+  CHECK(in.read_string().empty());
 }
 
 TEST_CASE("malformed values raise MARSHAL with their minor code", "[cdr][errors]") {

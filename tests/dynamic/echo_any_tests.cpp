@@ -2,7 +2,10 @@
 // in a thread on loopback) and against omniORB's omni_server (started here as a child process
 // when OMNI_PEER_SERVER names it; every case warns and passes unchecked otherwise). Anys holding a
 // long, a string, a Record, a Nested and a sequence of Records come back equal; so do an empty
-// sequence of doubles before a long (no padding) and an Any in an Any.
+// sequence of doubles before a long (no padding) and an Any in an Any. A string holding a NUL
+// never comes back: the stub and the DII refuse to send it (BAD_PARAM), and a request that
+// carries one anyway (as another ORB's client may) gets MARSHAL from our server. (omniORB's
+// server echoes such a string, read as its length says: only our side is checked against it.)
 #include "integrity.h"
 
 #include <catch2/catch.hpp>
@@ -13,7 +16,10 @@
 #include <filesystem>
 
 #include "switchyard/any.h"
+#include "switchyard/exception.h"
+#include "switchyard/invocation.h"
 #include "switchyard/orb.h"
+#include "switchyard/request.h"
 #include "tests/core/orb_fixture.h"
 #include "tests/dynamic/generated_samples.h"
 #include "tests/interop/omni_server_process.h"
@@ -126,6 +132,40 @@ void check_echo_any(Integrity::Echo& echo) {
 
 using test::omni_server;  // omni_server as a child process (tests/interop)
 
+using namespace std::string_literals;
+
+// A string holding a NUL through every way out of this client; with `server_refuses`, also
+// written by hand onto the wire, for `echo`'s server to refuse.
+void check_nul_strings_refused(Integrity::Echo& echo, bool server_refuses) {
+  // The stub: BAD_PARAM before anything is sent.
+  auto stub = test::system_exception_of([&] { echo.echo_string("string\0null"s); });
+  CHECK(stub.kind() == SystemExceptionKind::BAD_PARAM);
+  CHECK(stub.minor() == minor::nul_in_string_argument);
+  CHECK(stub.completed() == CompletionStatus::no);
+  CHECK(test::system_exception_of([&] { echo.echo_wstring(u"wide\0null"s); }).kind() == SystemExceptionKind::BAD_PARAM);
+  // The DII: an Any holding one, as the argument and inside an Any argument.
+  auto dii = test::system_exception_of([&] {
+    request call(echo._reference(), "echo_string");
+    call.add_in_arg("v") <<= "string\0null"s;
+    call.set_return_type(type_code::basic(tc_kind::tk_string));
+    call.invoke();
+  });
+  CHECK(dii.kind() == SystemExceptionKind::BAD_PARAM);
+  if (!server_refuses) return;
+  // On the wire anyway, written by hand: the server refuses to read it.
+  auto wire = test::system_exception_of([&] {
+    invocation call(echo._reference(), "echo_string");
+    call.invoke([](cdr::output_stream& args) {
+      const char text[] = "string\0null";  // 12 octets with the terminating NUL
+      args.write_ulong(sizeof text);
+      args.write_octets(text, sizeof text);
+    });
+  });
+  CHECK(wire.kind() == SystemExceptionKind::MARSHAL);
+  // The connection serves on.
+  CHECK(echo.echo_string("string") == "string");
+}
+
 }  // namespace
 
 TEST_CASE("echo_any through our ORB: Anys of every kind come back equal", "[dynamic][end_to_end]") {
@@ -143,6 +183,19 @@ TEST_CASE("echo_any through our ORB: Anys of every kind come back equal", "[dyna
   client->destroy();
 }
 
+TEST_CASE("a string holding a NUL is refused on the way out and on the way in, by our ORB", "[dynamic][end_to_end]") {
+  auto giop = GENERATE("1.0", "1.2");
+  CAPTURE(giop);
+  test::serving_orb server({"-ORBGIOPVersion", giop});
+  auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<echo_servant>()));
+  server.start();
+  auto client = orb_init({"-ORBGIOPVersion", giop});
+  auto echo = Integrity::Echo::_narrow(client->string_to_object(ior));
+  REQUIRE_FALSE(echo._is_nil());
+  check_nul_strings_refused(echo, true);
+  client->destroy();
+}
+
 TEST_CASE("echo_any against omniORB's server", "[dynamic][interop]") {
   const char* program = std::getenv("OMNI_PEER_SERVER");
   if (program == nullptr || *program == '\0' || !std::filesystem::exists(program)) {
@@ -156,5 +209,6 @@ TEST_CASE("echo_any against omniORB's server", "[dynamic][interop]") {
   auto echo = Integrity::Echo::_narrow(client->string_to_object(server.ior("echo")));
   REQUIRE_FALSE(echo._is_nil());
   check_echo_any(echo);
+  check_nul_strings_refused(echo, false);
   client->destroy();
 }

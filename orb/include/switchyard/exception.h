@@ -125,6 +125,7 @@ inline constexpr std::uint32_t value_nesting = vendor_base | 14;         // valu
 inline constexpr std::uint32_t value_type_mismatch = vendor_base | 15;   // a value of another type than expected
 inline constexpr std::uint32_t split_between_chunks = vendor_base | 16;  // struct data a value chunk splits unreadably
 inline constexpr std::uint32_t too_many_values = vendor_base | 17;       // more values in one message than the limit
+inline constexpr std::uint32_t nul_inside_string = vendor_base | 18;     // a NUL before a (w)string's end
 inline constexpr std::uint32_t no_value_factory = omg_minor(1);          // unknown value type, no factory (CORBA 3.x)
 
 // COMM_FAILURE / TRANSIENT
@@ -140,6 +141,7 @@ inline constexpr std::uint32_t tls_handshake_failed = vendor_base | 26;  // TLS:
 inline constexpr std::uint32_t bad_option = vendor_base | 30;    // unknown or malformed -ORB option
 inline constexpr std::uint32_t bad_endpoint = vendor_base | 31;  // malformed endpoint string
 inline constexpr std::uint32_t tls_setup = vendor_base | 32;     // unreadable certificate, key or CA; bad TLS option
+inline constexpr std::uint32_t nul_in_string_argument = vendor_base | 33;  // a (w)string to send holds a NUL
 
 // NO_PERMISSION (TLS and authorization: docs/orb.md, "TLS")
 inline constexpr std::uint32_t peer_not_verified = vendor_base | 50;  // the peer's certificate failed verification

@@ -177,8 +177,11 @@ class output_stream {
     store(reserve_aligned(sizeof(T), sizeof(T)), v);
   }
 
-  // string: ulong length counting the NUL, the characters, the NUL.
+  // string: ulong length counting the NUL, the characters, the NUL. A string holding a NUL
+  // cannot be sent (its reader would see it end there): BAD_PARAM, nothing written.
   void write_string(std::string_view s) {
+    if (!s.empty() && std::memchr(s.data(), 0, s.size()) != nullptr) [[unlikely]]
+      throw_nul_in_string("string");
     auto n = static_cast<std::uint32_t>(s.size() + 1);
     std::byte* p = reserve_block(4, 4 + n);
     store(p, n);
@@ -187,7 +190,8 @@ class output_stream {
   }
 
   // wstring: GIOP 1.2: ulong length in octets, UTF-16 code units in stream order, no NUL;
-  // GIOP 1.0/1.1: ulong length in units counting the NUL, two-octet units, the NUL.
+  // GIOP 1.0/1.1: ulong length in units counting the NUL, two-octet units, the NUL. BAD_PARAM for
+  // a wstring holding a NUL, as for a string.
   void write_wstring(std::u16string_view s);
 
   // A block of octets (sequence<octet> contents, an object key): one memcpy.
@@ -257,6 +261,9 @@ class output_stream {
 
  private:
   static constexpr std::size_t external_off = std::numeric_limits<std::size_t>::max();
+
+  // BAD_PARAM (completed NO) for a `kind` ("string", "wstring") holding a NUL.
+  [[noreturn]] static void throw_nul_in_string(const char* kind);
 
   // Makes room for `needed` octets (the buffer, or the observer's limit moved on).
   void grow(std::size_t needed);
