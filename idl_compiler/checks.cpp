@@ -35,6 +35,97 @@ std::string to_string(Int v) {
   return negative ? "-" + out : out;
 }
 
+// Fixed-point constant expressions, computed exactly in decimal as IDL says (syidl does not link
+// the ORB's switchyard::fixed): magnitude / 10^scale. Quotients stop at 31 digits (truncated);
+// an intermediate beyond 128 bits gives nullopt.
+struct Decimal {
+  bool negative = false;
+  unsigned __int128 magnitude = 0;
+  int scale = 0;
+};
+
+constexpr unsigned __int128 decimal_limit = static_cast<unsigned __int128>(1) << 120;
+
+Decimal parse_decimal(std::string_view text) {
+  Decimal d;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    d.negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  bool fraction = false;
+  for (char c : text) {
+    if (c == '.') {
+      fraction = true;
+    } else if (c >= '0' && c <= '9' && d.magnitude < decimal_limit / 10) {
+      d.magnitude = d.magnitude * 10 + static_cast<unsigned>(c - '0');
+      d.scale += fraction ? 1 : 0;
+    }
+  }
+  return d;
+}
+
+std::string format_decimal(Decimal d) {
+  int digits = 0;
+  for (unsigned __int128 m = d.magnitude; m != 0; m /= 10) ++digits;
+  for (; digits > 31 && d.scale > 0; --digits, --d.scale) d.magnitude /= 10;  // IDL truncates past 31 digits
+  while (d.scale > 0 && d.magnitude % 10 == 0) {
+    d.magnitude /= 10;
+    --d.scale;
+  }
+  std::string text;
+  for (unsigned __int128 m = d.magnitude; m != 0; m /= 10)
+    text.insert(text.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
+  const auto scale = static_cast<std::size_t>(d.scale);
+  if (text.size() <= scale) text.insert(0, scale + 1 - text.size(), '0');
+  if (scale > 0) text.insert(text.size() - scale, ".");
+  return (d.negative && d.magnitude != 0 ? "-" : "") + text;
+}
+
+bool rescale(Decimal& d, int scale) {
+  for (; d.scale < scale; ++d.scale) {
+    if (d.magnitude >= decimal_limit / 10) return false;
+    d.magnitude *= 10;
+  }
+  return true;
+}
+
+std::optional<Decimal> decimal_arithmetic(char op, Decimal a, Decimal b) {
+  if (op == '+' || op == '-') {
+    if (op == '-') b.negative = !b.negative;
+    const int scale = std::max(a.scale, b.scale);
+    if (!rescale(a, scale) || !rescale(b, scale)) return std::nullopt;
+    Decimal r{a.negative, 0, scale};
+    if (a.negative == b.negative) {
+      r.magnitude = a.magnitude + b.magnitude;
+    } else if (a.magnitude >= b.magnitude) {
+      r.magnitude = a.magnitude - b.magnitude;
+    } else {
+      r.magnitude = b.magnitude - a.magnitude;
+      r.negative = b.negative;
+    }
+    return r;
+  }
+  if (op == '*') {
+    if (a.magnitude != 0 && b.magnitude > decimal_limit / a.magnitude) return std::nullopt;
+    return Decimal{a.negative != b.negative, a.magnitude * b.magnitude, a.scale + b.scale};
+  }
+  // Long division: the integer part, then fraction digits until 31 digits in all.
+  const int scale = std::max(a.scale, b.scale);
+  if (!rescale(a, scale) || !rescale(b, scale) || b.magnitude == 0) return std::nullopt;
+  Decimal r{a.negative != b.negative, a.magnitude / b.magnitude, 0};
+  unsigned __int128 rest = a.magnitude % b.magnitude;
+  int digits = 0;
+  for (unsigned __int128 m = r.magnitude; m != 0; m /= 10) ++digits;
+  for (; rest != 0 && digits < 31; ++r.scale) {
+    if (rest >= decimal_limit / 10) return std::nullopt;
+    rest *= 10;
+    r.magnitude = r.magnitude * 10 + rest / b.magnitude;
+    rest %= b.magnitude;
+    if (r.magnitude != 0) ++digits;
+  }
+  return r;
+}
+
 // What kind of value a constant of some type holds.
 enum class Category {
   invalid,
@@ -885,9 +976,13 @@ class Checker {
           }
           a->floating = op == "+" ? x + y : op == "-" ? x - y : op == "*" ? x * y : x / y;
           if (a->kind == ConstKind::fixed) {
-            char buffer[128];
-            std::snprintf(buffer, sizeof buffer, "%.31Lg", a->floating);
-            a->text = buffer;
+            const std::optional<Decimal> exact =
+                decimal_arithmetic(op[0], parse_decimal(a->text), parse_decimal(b->text));
+            if (!exact) {
+              error(e->location, "fixed-point constant expression needs more than 36 digits");
+              return std::nullopt;
+            }
+            a->text = format_decimal(*exact);
           }
           return a;
         }
@@ -940,8 +1035,8 @@ class Checker {
         }
         break;
       case Category::fixed: {
-        std::size_t digits = 0;
-        for (char c : v->text) digits += std::isdigit(static_cast<unsigned char>(c)) ? 1 : 0;
+        std::size_t digits = 0;  // significant ones: leading zeros do not count
+        for (char c : v->text) digits += (c >= '1' && c <= '9') || (c == '0' && digits > 0) ? 1 : 0;
         if (digits > 31) {
           error(e->location, "fixed-point constant has more than 31 digits");
           return std::nullopt;

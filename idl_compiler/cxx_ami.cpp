@@ -117,6 +117,15 @@ std::string in_parameter_list(const std::vector<Parameter>& parameters) {
   return s;
 }
 
+bool has_context(const OperationEntry& e) { return e.operation != nullptr && !e.operation->contexts.empty(); }
+
+// What sendc_ and sendp_ take after the handler: the in and inout values, then the context.
+std::string sent_parameter_list(const OperationEntry& e) {
+  std::string s = in_parameter_list(sent(e));
+  if (has_context(e)) s += std::string(s.empty() ? "" : ", ") + "const ::switchyard::context& _ctx";
+  return s;
+}
+
 // The handler's function for the reply: the result, then the out and inout values.
 std::string handler_parameters(const OperationEntry& e) {
   std::string s;
@@ -143,6 +152,7 @@ std::string writer(const OperationEntry& e, const StubCallParts& parts) {
     captures += (captures.empty() ? "" : ", ") + p.name + " = " + owned +
                 (is_octet_sequence(*p.type) ? "(" + p.name + ".begin(), " + p.name + ".end())" : "(" + p.name + ")");
   }
+  if (has_context(e)) captures += std::string(captures.empty() ? "" : ", ") + "_ctx = ::switchyard::context(_ctx)";
   return fill(writer_template, {{"captures", captures}, {"writes", parts.writes}});
 }
 
@@ -168,7 +178,7 @@ std::string operation_definitions(const std::string& cls, const std::string& int
         "::switchyard::cdr::input_stream& _in = _poller.results(ami_timeout);\n" + parts.result_reads + parts.out_reads;
     if (e.result() != nullptr) poll += "return _result;\n";
   }
-  const std::string in_parameters = in_parameter_list(sent(e));
+  const std::string in_parameters = sent_parameter_list(e);
   const std::string handler_parameter = "std::shared_ptr<AMI_" + interface + "Handler> ami_handler";
   return fill(sendc_template,
               {{"class", cls},
@@ -198,7 +208,7 @@ std::string ami_stub_declarations(const Interface& interface, const std::vector<
   std::string out = "// Asynchronous calls (syidl --ami): sendc_ replies to a handler, sendp_ to a poller.\n";
   for (const OperationEntry& e : entries) {
     if (e.oneway()) continue;
-    const std::string in_parameters = in_parameter_list(sent(e));
+    const std::string in_parameters = sent_parameter_list(e);
     const std::string handler = "std::shared_ptr<AMI_" + name + "Handler> ami_handler";
     out +=
         "void sendc_" + ami_name(e) + "(" + (in_parameters.empty() ? handler : handler + ", " + in_parameters) + ");\n";

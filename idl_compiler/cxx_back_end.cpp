@@ -89,9 +89,6 @@ class Generator {
 void Generator::check_type(const TypeSpec& t, SourceLocation where, const Declaration* member_of) {
   switch (t.kind) {
     case TypeKind::fixed:
-      diagnostics_.error(t.location.valid() ? t.location : where,
-                         "fixed-point types are not supported by the C++ back end yet");
-      failed_ = true;
       return;
     case TypeKind::sequence:
     case TypeKind::array:
@@ -158,8 +155,6 @@ void Generator::check(const DeclarationList& list) {
         const auto& op = static_cast<const Operation&>(d);
         check_type(*op.return_type, d.location);
         for (const auto& prm : op.parameters) check_type(*prm->type, prm->location);
-        if (!op.contexts.empty())
-          diagnostics_.warning(d.location, "context clause of '" + d.name + "' ignored by the C++ back end");
         break;
       }
       default:

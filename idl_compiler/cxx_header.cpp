@@ -30,7 +30,9 @@ constexpr std::string_view file_template = R"(
 
 #include <switchyard/cdr/input_stream.h>
 #include <switchyard/cdr/output_stream.h>
+#include <switchyard/context.h>
 #include <switchyard/exception.h>
+#include <switchyard/fixed.h>
 #include <switchyard/object.h>
 #include <switchyard/servant.h>
 #include <switchyard/server_request.h>
@@ -355,7 +357,9 @@ std::string HeaderWriter::constant(const Constant& c, bool in_class) {
     type = "char16_t";
     declarator += "[]";
   } else if (t.kind == TypeKind::fixed) {
-    return "// const " + name + ": fixed-point constants are not generated yet\n";
+    // Not constexpr: switchyard::fixed parses its text at start-up (once, before main).
+    return std::string(in_class ? "static inline const " : "inline const ") + "::switchyard::fixed " + declarator +
+           "{" + string_literal(c.value.text) + "};\n";
   }
   return std::string(in_class ? "static constexpr " : "inline constexpr ") + type + " " + declarator + " = " +
          constant_literal(*c.type, c.value) + ";\n";

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "idl_compiler/cxx_emitter.h"
 #include "idl_compiler/cxx_types.h"
 
 namespace switchyard::idl::cxx {
@@ -10,6 +11,12 @@ const TypeSpec* OperationEntry::result() const {
   if (attribute != nullptr) return setter ? nullptr : attribute->type.get();
   const TypeSpec& type = *operation->return_type;
   return type.kind == TypeKind::basic && type.basic == BasicType::void_ ? nullptr : &type;
+}
+
+std::string context_patterns(const Operation& op) {
+  std::string list;
+  for (const std::string& pattern : op.contexts) list += (list.empty() ? "" : ", ") + string_literal(pattern);
+  return "std::array<std::string_view, " + std::to_string(op.contexts.size()) + ">{" + list + "}";
 }
 
 std::vector<const Interface*> ancestors_of(const Interface& interface) {
@@ -64,6 +71,7 @@ std::string signature(const OperationEntry& entry, const std::string& name_prefi
     const auto& p = *op.parameters[k];
     s += (k ? ", " : "") + parameter_type(*p.type, p.direction) + " " + identifier(p.name);
   }
+  if (!op.contexts.empty()) s += std::string(op.parameters.empty() ? "" : ", ") + "const ::switchyard::context& _ctx";
   return s + ")";
 }
 

@@ -33,7 +33,12 @@ std::vector<const Interface*> ancestors_of(const Interface& interface);
 // the operation index a stub sends for active demultiplexing.
 std::vector<OperationEntry> operations_of(const Interface& interface);
 
-// "R name(params)" of the C++ member function, its name prefixed with `name_prefix` ("I::" for
+// An operation's context clause as a C++ expression that converts to
+// std::span<const std::string_view>: `std::array<std::string_view, 2>{"a", "b*"}`.
+std::string context_patterns(const Operation& op);
+
+// "R name(params)" of the C++ member function (a trailing `const ::switchyard::context& _ctx`
+// when the operation has a context clause), its name prefixed with `name_prefix` ("I::" for
 // an out-of-class definition).
 std::string signature(const OperationEntry& entry, const std::string& name_prefix = "");
 

@@ -316,7 +316,8 @@ void write_value(std::string& code, const TypeSpec& type, const std::string& exp
       }
     }
     case TypeKind::fixed:
-      code += indent + "static_assert(sizeof(" + expr + ") == 0, \"fixed is not supported\");\n";
+      code += indent + "_out.write_fixed(" + expr + ", " + std::to_string(t.digits) + ", " + std::to_string(t.scale) +
+              ");\n";
       return;
   }
 }
@@ -406,6 +407,8 @@ void read_value(std::string& code, const TypeSpec& type, const std::string& targ
       }
     }
     case TypeKind::fixed:
+      code +=
+          indent + target + " = _in.read_fixed(" + std::to_string(t.digits) + ", " + std::to_string(t.scale) + ");\n";
       return;
   }
 }

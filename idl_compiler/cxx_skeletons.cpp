@@ -57,6 +57,10 @@ std::string dispatch_definition(const std::string& skeleton, const OperationEntr
       }
       arguments += (arguments.empty() ? "" : ", ") + n;
     }
+    if (!e.operation->contexts.empty()) {
+      reads += "const ::switchyard::context _ctx = ::switchyard::read_context(_in);\n";
+      arguments += std::string(arguments.empty() ? "" : ", ") + "_ctx";
+    }
   }
   if (result != nullptr) write_value(writes, *result, "_result", "");
   if (e.operation != nullptr)

@@ -69,6 +69,9 @@ std::pair<std::string, std::string> callee_and_arguments(const OperationEntry& e
   } else {
     callee = identifier(e.operation->name);
     for (const auto& p : e.operation->parameters) arguments += (arguments.empty() ? "" : ", ") + identifier(p->name);
+    // The servant sees what a remote call would send: the properties the clause matches.
+    if (!e.operation->contexts.empty())
+      arguments += std::string(arguments.empty() ? "" : ", ") + "_ctx.matching(" + context_patterns(*e.operation) + ")";
   }
   return {callee, arguments};
 }
@@ -132,6 +135,8 @@ StubCallParts stub_call_parts(const OperationEntry& e) {
         values_out = values_out || contains_value(*p->type);
       }
     }
+  if (e.operation != nullptr && !e.operation->contexts.empty())
+    writes += "::switchyard::write_context(_out, _ctx, " + context_patterns(*e.operation) + ");\n";
   const TypeSpec* result = e.result();
   if (result != nullptr && contains_value(*result)) values_out = true;
   if (values_in) writes = "::switchyard::value_output_scope _values_out(_out);\n" + writes;

@@ -200,7 +200,7 @@ std::string type_name(const TypeSpec& type) {
     case TypeKind::sequence:
       return "std::vector<" + type_name(*type.element) + ">";
     case TypeKind::fixed:
-      return "/* fixed is not supported */ long double";
+      return "::switchyard::fixed";
     case TypeKind::array: {
       std::string t = type_name(*type.element);
       for (auto it = type.dimensions.rbegin(); it != type.dimensions.rend(); ++it)
@@ -401,7 +401,7 @@ static std::size_t min_size_impl(const TypeSpec& type, int depth) {
     case TypeKind::sequence:
       return 4;
     case TypeKind::fixed:
-      return 1;
+      return (t.digits + 2) / 2;  // packed decimal
     case TypeKind::array: {
       std::size_t n = min_size_impl(*t.element, depth + 1);
       for (auto d : t.dimensions) n *= d;
@@ -528,7 +528,7 @@ std::string constant_literal(const TypeSpec& type, const ConstValue& value) {
       return text;
     }
     case ConstKind::fixed:
-      return "/* fixed " + value.text + " */ " + value.text + "L";
+      return "::switchyard::fixed(" + string_literal(value.text) + ")";
     case ConstKind::character:
       return "static_cast<char>(" + std::to_string(value.character) + ")";
     case ConstKind::wide_character:

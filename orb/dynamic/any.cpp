@@ -192,6 +192,25 @@ bool operator>>=(const any& a, std::u16string& v) {
 bool operator>>=(const any& a, any& v) {
   return extract_kind(a, tc_kind::tk_any, [&](cdr::input_stream& i) { read_any(i, v); });
 }
+void insert_fixed(any& a, const fixed& v, unsigned digits, unsigned scale) {
+  if (scale > digits || digits > fixed::max_digits)
+    throw SystemException(SystemExceptionKind::BAD_PARAM, 0, CompletionStatus::no,
+                          "fixed<" + std::to_string(digits) + ", " + std::to_string(scale) + "> is no IDL type");
+  a.replace(type_code::make_fixed(static_cast<std::uint16_t>(digits), static_cast<std::int16_t>(scale)),
+            [&](cdr::output_stream& o) { o.write_fixed(v, digits, scale); });
+}
+void operator<<=(any& a, const fixed& v) { insert_fixed(a, v, std::max(1u, v.fixed_digits()), v.fixed_scale()); }
+bool operator>>=(const any& a, fixed& v) {
+  const type_code t = a.type().unaliased();
+  if (t.kind() != tc_kind::tk_fixed) return false;
+  const unsigned digits = t.fixed_digits();
+  const int scale = t.fixed_scale();
+  if (digits > fixed::max_digits || scale < 0 || static_cast<unsigned>(scale) > digits) return false;
+  cdr::input_stream in = a.value_stream();
+  v = in.read_fixed(digits, static_cast<unsigned>(scale));
+  return true;
+}
+
 bool operator>>=(const any& a, type_code& v) {
   return extract_kind(a, tc_kind::tk_TypeCode, [&](cdr::input_stream& i) { v = read_type_code(i); });
 }

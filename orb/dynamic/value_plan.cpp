@@ -456,6 +456,8 @@ class plan_runner {
       case plan_step::fixed_point: {
         const std::size_t octets = (p.digits + 2u) / 2u;
         const std::byte* src = in_.take(octets);
+        // Checks the nibbles (MARSHAL bad_fixed); the scale does not matter for that.
+        (void)fixed::from_packed(reinterpret_cast<const std::uint8_t*>(src), p.digits, 0);
         if (out_) out_->write_octets(src, octets);
         return;
       }

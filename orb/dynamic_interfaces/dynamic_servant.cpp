@@ -27,6 +27,15 @@ std::vector<named_value>& dynamic_request::arguments(std::vector<named_value> li
   return arguments_;
 }
 
+const context& dynamic_request::ctx() {
+  if (!arguments_read_) bad_inv_order("'" + std::string(operation()) + "': ctx() before arguments()");
+  if (!context_read_) {
+    context_ = read_context(request_.arguments());
+    context_read_ = true;
+  }
+  return context_;
+}
+
 void dynamic_request::set_result(any result) {
   if (has_exception_) bad_inv_order("'" + std::string(operation()) + "': set_result after set_exception");
   result_ = std::move(result);

@@ -63,6 +63,8 @@ request& request::operator=(request&& other) noexcept {
   operation_ = std::move(other.operation_);
   operation_index_ = other.operation_index_;
   arguments_ = std::move(other.arguments_);
+  context_ = std::move(other.context_);
+  context_patterns_ = std::move(other.context_patterns_);
   result_ = std::move(other.result_);
   exceptions_ = std::move(other.exceptions_);
   state_ = std::exchange(other.state_, call_state::idle);
@@ -100,6 +102,10 @@ void request::add_exception(type_code exception_type) {
 void request::marshal_arguments(cdr::output_stream& out) const {
   for (const named_value& argument : arguments_)
     if (argument.mode != arg_mode::out) write_value(out, argument.value);
+  if (!context_patterns_.empty()) {
+    const std::vector<std::string_view> patterns(context_patterns_.begin(), context_patterns_.end());
+    write_context(out, context_, patterns);
+  }
 }
 
 void request::demarshal_results(cdr::input_stream& in) {

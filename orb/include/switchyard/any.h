@@ -230,4 +230,12 @@ bool operator>>=(const any& a, std::u16string& v);
 bool operator>>=(const any& a, any& v);
 bool operator>>=(const any& a, type_code& v);
 
+// Fixed-point values (the mapping's Any::from_fixed and to_fixed). insert_fixed gives the Any the
+// TypeCode fixed<digits, scale> and writes the value as that type (fraction digits beyond `scale`
+// truncated, DATA_CONVERSION when the integer part does not fit); `a <<= v` uses the value's own
+// fixed_digits() and fixed_scale(). Extraction takes the value of any fixed TypeCode.
+void insert_fixed(any& a, const fixed& v, unsigned digits, unsigned scale);
+void operator<<=(any& a, const fixed& v);
+bool operator>>=(const any& a, fixed& v);
+
 }  // namespace switchyard

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "switchyard/any.h"
+#include "switchyard/context.h"
 #include "switchyard/request.h"
 #include "switchyard/servant.h"
 #include "switchyard/server_request.h"
@@ -45,6 +46,10 @@ class dynamic_request {
   // and inout values in the list returned, which are sent with the result. Once per request:
   // BAD_INV_ORDER the second time. MARSHAL when the request does not hold such values.
   std::vector<named_value>& arguments(std::vector<named_value> list);
+  // The IDL context the caller sent after the arguments (switchyard/context.h): for an operation
+  // with a context clause, after arguments(). Read once, then kept. BAD_INV_ORDER before
+  // arguments(); MARSHAL when no context follows them.
+  const context& ctx();
   // The operation's result (none for a void operation). BAD_INV_ORDER after set_exception.
   void set_result(any result);
   // A user exception, an Any of its tk_except TypeCode (the generated `<<=` makes one), answers
@@ -60,6 +65,8 @@ class dynamic_request {
   server_request& request_;
   std::vector<named_value> arguments_;
   bool arguments_read_ = false;
+  context context_;
+  bool context_read_ = false;
   any result_;
   any exception_;
   bool has_result_ = false;

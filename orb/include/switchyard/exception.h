@@ -126,6 +126,7 @@ inline constexpr std::uint32_t value_type_mismatch = vendor_base | 15;   // a va
 inline constexpr std::uint32_t split_between_chunks = vendor_base | 16;  // struct data a value chunk splits unreadably
 inline constexpr std::uint32_t too_many_values = vendor_base | 17;       // more values in one message than the limit
 inline constexpr std::uint32_t nul_inside_string = vendor_base | 18;     // a NUL before a (w)string's end
+inline constexpr std::uint32_t bad_fixed = vendor_base | 19;             // a packed decimal nibble out of range
 inline constexpr std::uint32_t no_value_factory = omg_minor(1);          // unknown value type, no factory (CORBA 3.x)
 
 // COMM_FAILURE / TRANSIENT
@@ -146,6 +147,11 @@ inline constexpr std::uint32_t nul_in_string_argument = vendor_base | 33;  // a 
 // NO_PERMISSION (TLS and authorization: docs/orb.md, "TLS")
 inline constexpr std::uint32_t peer_not_verified = vendor_base | 50;  // the peer's certificate failed verification
 inline constexpr std::uint32_t peer_not_allowed = vendor_base | 51;   // the adapter does not let this caller in
+
+// DATA_CONVERSION (fixed-point values: switchyard/fixed.h)
+inline constexpr std::uint32_t fixed_out_of_range = vendor_base | 60;  // more integer digits than the type holds
+inline constexpr std::uint32_t bad_fixed_text = vendor_base | 61;      // a malformed fixed-point literal
+inline constexpr std::uint32_t fixed_division_by_zero = vendor_base | 62;
 
 // IMP_LIMIT: a server's resource limit (docs/orb.md, "Limits")
 inline constexpr std::uint32_t buffer_limit = vendor_base | 40;  // server-wide buffered bytes exhausted

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "switchyard/any.h"
+#include "switchyard/context.h"
 #include "switchyard/exception.h"
 #include "switchyard/object.h"
 #include "switchyard/type_code.h"
@@ -87,6 +88,12 @@ class request {
   const std::vector<named_value>& arguments() const noexcept { return arguments_; }
   named_value& argument(std::size_t index) { return arguments_.at(index); }
 
+  // --- the IDL context (switchyard/context.h), for an operation with a context clause: the
+  // properties of ctx() that the patterns of contexts() match are sent after the arguments
+  // (CORBA::Request::ctx and contexts). Nothing is sent while contexts() is empty.
+  context& ctx() noexcept { return context_; }
+  std::vector<std::string>& contexts() noexcept { return context_patterns_; }
+
   // --- result and exceptions
   // tk_void (the default) for an operation that returns nothing.
   void set_return_type(type_code type);
@@ -131,6 +138,8 @@ class request {
   std::string operation_;
   std::uint32_t operation_index_;
   std::vector<named_value> arguments_;
+  context context_;
+  std::vector<std::string> context_patterns_;
   any result_;
   std::vector<type_code> exceptions_;
   call_state state_ = call_state::idle;

@@ -13,7 +13,9 @@
 
 #include <switchyard/cdr/input_stream.h>
 #include <switchyard/cdr/output_stream.h>
+#include <switchyard/context.h>
 #include <switchyard/exception.h>
+#include <switchyard/fixed.h>
 #include <switchyard/object.h>
 #include <switchyard/servant.h>
 #include <switchyard/server_request.h>

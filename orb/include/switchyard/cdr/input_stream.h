@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "switchyard/cdr/byte_order.h"
+#include "switchyard/fixed.h"
 
 namespace switchyard::cdr {
 
@@ -202,6 +203,11 @@ class input_stream {
   std::string read_string() { return std::string(read_string_view()); }
   void read_string(std::string& out) { out.assign(read_string_view()); }
   std::u16string read_wstring();
+
+  // IDL fixed<digits, scale>: packed decimal, unaligned; MARSHAL for a nibble out of range.
+  fixed read_fixed(unsigned digits, unsigned scale) {
+    return fixed::from_packed(reinterpret_cast<const std::uint8_t*>(take(fixed::packed_size(digits))), digits, scale);
+  }
 
   // n octets copied out (sequence<octet> contents): one memcpy.
   void read_octets(void* dst, std::size_t n) {

@@ -33,6 +33,7 @@
 #include <type_traits>
 
 #include "switchyard/cdr/byte_order.h"
+#include "switchyard/fixed.h"
 
 namespace switchyard::cdr {
 
@@ -193,6 +194,14 @@ class output_stream {
   // GIOP 1.0/1.1: ulong length in units counting the NUL, two-octet units, the NUL. BAD_PARAM for
   // a wstring holding a NUL, as for a string.
   void write_wstring(std::u16string_view s);
+
+  // IDL fixed<digits, scale>: packed decimal, unaligned (switchyard/fixed.h). Extra fraction
+  // digits are truncated; DATA_CONVERSION when the integer part does not fit, nothing written.
+  void write_fixed(const fixed& value, unsigned digits, unsigned scale) {
+    std::uint8_t packed[fixed::packed_size(fixed::max_digits)];
+    value.to_packed(digits, scale, packed);
+    write_octets(packed, fixed::packed_size(digits));
+  }
 
   // A block of octets (sequence<octet> contents, an object key): one memcpy.
   void write_octets(const void* src, std::size_t n) {

@@ -1,0 +1,76 @@
+// IDL contexts: properties, patterns, and the request body's sequence<string>.
+#include "switchyard/context.h"
+
+#include <algorithm>
+
+#include "switchyard/cdr/input_stream.h"
+#include "switchyard/cdr/output_stream.h"
+#include "switchyard/exception.h"
+
+namespace switchyard {
+
+bool context::matches(std::string_view pattern, std::string_view name) noexcept {
+  if (!pattern.empty() && pattern.back() == '*') return name.starts_with(pattern.substr(0, pattern.size() - 1));
+  return pattern == name;
+}
+
+void context::set_one_value(std::string_view name, std::string_view value) {
+  if (name.empty() || name.find('*') != std::string_view::npos)
+    throw SystemException(SystemExceptionKind::BAD_PARAM, 0, CompletionStatus::no,
+                          "context property name '" + std::string(name) + "' is empty or holds '*'");
+  properties_.insert_or_assign(std::string(name), std::string(value));
+}
+
+std::vector<std::pair<std::string, std::string>> context::get_values(std::string_view pattern) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, value] : properties_)
+    if (matches(pattern, name)) out.emplace_back(name, value);
+  return out;
+}
+
+void context::delete_values(std::string_view pattern) {
+  if (std::erase_if(properties_, [&](const auto& p) { return matches(pattern, p.first); }) == 0)
+    throw SystemException(SystemExceptionKind::BAD_CONTEXT, 0, CompletionStatus::no,
+                          "no context property matches '" + std::string(pattern) + "'");
+}
+
+const std::string* context::value(std::string_view name) const {
+  auto it = properties_.find(name);
+  return it == properties_.end() ? nullptr : &it->second;
+}
+
+context context::matching(std::span<const std::string_view> patterns) const {
+  context out;
+  for (const auto& p : properties_)
+    if (std::any_of(patterns.begin(), patterns.end(),
+                    [&](std::string_view pattern) { return matches(pattern, p.first); }))
+      out.properties_.insert(p);
+  return out;
+}
+
+void write_context(cdr::output_stream& out, const context& ctx, std::span<const std::string_view> patterns) {
+  const context sent = ctx.matching(patterns);
+  out.write_ulong(static_cast<std::uint32_t>(sent.size() * 2));
+  for (const auto& [name, value] : sent.properties()) {
+    out.write_string(name);
+    out.write_string(value);
+  }
+}
+
+context read_context(cdr::input_stream& in) {
+  const std::uint32_t count = in.read_length(5);  // each string at least its length and NUL
+  if (count % 2 != 0)
+    in.throw_marshal(minor::bad_message,
+                     "a context of " + std::to_string(count) + " strings: names and values must pair");
+  context ctx;
+  for (std::uint32_t k = 0; k < count; k += 2) {
+    const std::string name = in.read_string();
+    const std::string_view value = in.read_string_view();
+    if (name.empty() || name.find('*') != std::string::npos)
+      in.throw_marshal(minor::bad_message, "context property name '" + name + "' is empty or holds '*'");
+    ctx.set_one_value(name, value);
+  }
+  return ctx;
+}
+
+}  // namespace switchyard
