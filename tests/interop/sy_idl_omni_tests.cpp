@@ -2,7 +2,8 @@
 // (tests/idl_compiler/backend/fixed_point.idl) and contexts (contexts.idl). Our generated stubs
 // call omniORB's Ledger and Probe (omni_idl_peer server) with the checks of ledger_calls.h and
 // probe_calls.h, and omniORB's client (omni_idl_peer client) calls ours and checks every answer
-// itself. The peer is started and stopped by the test; every wait is bounded.
+// itself; so does omniORBpy 4.3's (omnipy_idl_client.py, when OMNIPY_PYTHON names a Python that
+// has it). The peers are started and stopped by the test; every wait is bounded.
 #include "contexts.h"
 #include "fixed_point.h"
 
@@ -105,4 +106,30 @@ TEST_CASE("omniORB's client sends our servants fixed-point values and contexts",
   CHECK(output.str().find("FAIL") == std::string::npos);
   CHECK(output.str().find("ok attribute limit") != std::string::npos);           // the Ledger's last check ran
   CHECK(output.str().find("ok a one-way call's context") != std::string::npos);  // and the Probe's
+}
+
+TEST_CASE("omniORBpy's client sends our servants fixed-point values and contexts", "[interop][fixed][contexts]") {
+  const char* python = std::getenv("OMNIPY_PYTHON");
+  const char* client = std::getenv("OMNIPY_IDL_CLIENT");
+  const char* idl_dir = std::getenv("OMNIPY_IDL_DIR");
+  if (python == nullptr || client == nullptr || idl_dir == nullptr || !std::filesystem::exists(python)) {
+    WARN("no omniORBpy: OMNIPY_PYTHON is unset or missing (scripts/install-deps makes build/omnipy-venv)");
+    return;
+  }
+  const std::string giop = GENERATE(as<std::string>{}, "1.0", "1.1", "1.2");
+  CAPTURE(giop);
+  ::test::serving_orb server;
+  auto& adapter = server.orb->root_adapter();
+  const std::string ledger = server.orb->object_to_string(adapter.activate(std::make_shared<::test::ledger_servant>()));
+  const std::string probe = server.orb->object_to_string(adapter.activate(std::make_shared<::test::probe_servant>()));
+  server.start();
+  const auto log = std::filesystem::temp_directory_path() / ("sy_idl_omnipy_" + std::to_string(::getpid()) + ".log");
+  const int status = run_bounded(
+      {python, client, "--ledger", ledger, "--probe", probe, "--idl-dir", idl_dir, "-ORBmaxGIOPVersion", giop}, log);
+  std::stringstream output;
+  output << std::ifstream(log).rdbuf();
+  std::filesystem::remove(log);
+  INFO(output.str());
+  CHECK(status == 0);
+  CHECK(output.str().find("omnipy_idl_client: all passed") != std::string::npos);
 }
