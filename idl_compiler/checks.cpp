@@ -1311,11 +1311,31 @@ class Checker {
     inside_value_ = saved;
   }
 
+  // The unqualified type names members of one struct, union or exception used so far: a name
+  // used in a scope is introduced into it, so no member may then take it, in any case (IDL's
+  // scoping rules; omniidl: "Instance identifier 'rate' clashes with use of identifier 'Rate'").
+  using UsedNames = std::unordered_map<std::string, const TypeSpec*>;
+
+  bool declare_member(Member& m, Declaration* scope, UsedNames& used) {
+    const TypeSpec* t = m.type.get();
+    while (t != nullptr && (t->kind == TypeKind::sequence || t->kind == TypeKind::array)) t = t->element.get();
+    if (t != nullptr && t->kind == TypeKind::named && t->name.parts.size() == 1 && !t->name.absolute)
+      used.emplace(lower(t->name.parts[0]), t);
+    if (auto it = used.find(lower(m.name)); it != used.end()) {
+      error(m.location, "member '" + m.name + "' clashes with '" + it->second->name.text() +
+                            "', a name used in this scope (IDL names that differ only in case are the same name)");
+      note(it->second->name.location, "'" + it->second->name.text() + "' is used here");
+      return false;
+    }
+    return declare(m, scope);
+  }
+
   void check_members(std::vector<std::unique_ptr<Member>>& members, Declaration* scope) {
+    UsedNames used;
     for (auto& m : members) {
       current_in_main_ = m->in_main_file;
       check_type(*m->type, scope, TypeUse{false, true});
-      declare(*m, scope);
+      declare_member(*m, scope, used);
     }
   }
 
@@ -1356,6 +1376,7 @@ class Checker {
     }
     std::map<Int, SourceLocation> seen;
     const CaseLabel* first_default = nullptr;
+    UsedNames used;
     for (UnionCase& c : u.cases) {
       for (CaseLabel& label : c.labels) {
         if (label.is_default) {
@@ -1391,7 +1412,7 @@ class Checker {
       }
       current_in_main_ = c.member->in_main_file;
       check_type(*c.member->type, &u, TypeUse{false, true});
-      declare(*c.member, &u);
+      declare_member(*c.member, &u, used);
     }
     if (first_default != nullptr) {
       std::size_t all = 0;

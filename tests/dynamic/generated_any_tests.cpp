@@ -112,7 +112,7 @@ TEST_CASE("nested, recursive and any-holding generated types cross in an Any", "
   AnyTypes::Outer outer;
   outer.part = {-3, "abcde"};
   outer.by_shape.radius(1.5);
-  outer.maybe.value("here");
+  outer.optional.value("here");
   outer.payload <<= sample_nested();
   outer.type = Integrity::_tc_Nested();
   outer.wide = u"wide";
@@ -120,7 +120,7 @@ TEST_CASE("nested, recursive and any-holding generated types cross in an Any", "
   outer.precise = 0.75L;
   check_round_trip(outer, AnyTypes::_tc_Outer());
   outer.by_shape.side(4);
-  outer.maybe._default();
+  outer.optional._default();
   check_round_trip(outer, AnyTypes::_tc_Outer());
 
   AnyTypes::Tree tree{"root", {AnyTypes::Tree{"a", {}}, AnyTypes::Tree{"b", {AnyTypes::Tree{"c", {}}}}}};

@@ -83,7 +83,7 @@ TEST_CASE("checks: recursion only through sequences", "[idl][checks]") {
         "'S' is used recursively; a struct can contain itself only through a sequence");
   CHECK(error_of("union U switch (long) { case 1: U next; };") ==
         "'U' is used recursively; a union can contain itself only through a sequence");
-  CHECK(error_of("struct S; struct T { S s; };") ==
+  CHECK(error_of("struct S; struct T { S x; };") ==
         "'S' is only forward-declared here; it can be used only as the element type of a "
         "sequence until it is defined");
   CHECK(compile("struct S { long a; sequence<S> next; };").errors() == 0);
@@ -215,7 +215,7 @@ TEST_CASE("checks: custom valuetypes are rejected only where a back end would ne
   CHECK(included.errors() == 0);
   CHECK(included.warnings() == 0);
   // ...but using it from the main file is an error.
-  auto used = compile("#include \"values.idl\"\nstruct S { V v; };", {{"values.idl", idl}}, generating);
+  auto used = compile("#include \"values.idl\"\nstruct S { V x; };", {{"values.idl", idl}}, generating);
   CHECK(used.errors() == 1);
   // Other valuetypes, boxes and ValueBase generate.
   const std::string plain =

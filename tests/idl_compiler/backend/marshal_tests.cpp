@@ -91,13 +91,13 @@ using namespace Constructs;
 
 void encode_point(wire_writer& w, const Point& p) { w.s32(p.x).s32(p.y); }
 void encode_inner(wire_writer& w, const Inner& i) {
-  w.s16(i.s).u32(static_cast<std::uint32_t>(i.shade)).boolean(i.flag);
+  w.s16(i.s).u32(static_cast<std::uint32_t>(i.tone)).boolean(i.flag);
 }
 void encode_bin(wire_writer& w, const Bin& b) { w.s16(b.s).chr(b.c).s32(b.l).octet(b.o).f64(b.d); }
 
 Outer sample_outer() {
   Outer o;
-  o.inner = {-3, Shade::bright, true};
+  o.core = {-3, Shade::bright, true};
   o.name = "outer";
   o.points = {{1, 2}, {3, 4}, {-5, 6}};
   o.corners = {Point{7, 8}, Point{9, 10}};
@@ -106,7 +106,7 @@ Outer sample_outer() {
 }
 
 void encode_outer(wire_writer& w, const Outer& o) {
-  encode_inner(w, o.inner);
+  encode_inner(w, o.core);
   w.str(o.name);
   w.u32(static_cast<std::uint32_t>(o.points.size()));
   for (const auto& p : o.points) encode_point(w, p);

@@ -78,7 +78,7 @@ Nest::Outer sample_outer() {
   Nest::Outer o;
   o.first = {7, "first"};
   o.shade = Nest::Outer::Color::blue;
-  o.pick.inner({1, "picked"});
+  o.pick.picked({1, "picked"});
   o.inners = {{2, "two"}, {3, "three"}};
   o.corner = {-4, 5};
   o.tree.value = 1;
@@ -158,7 +158,7 @@ TEST_CASE("nested types travel in Anys with their TypeCodes", "[idl_compiler][ba
   Nest::Outer::Problem problem;
   REQUIRE((a >>= problem));
   CHECK(problem.why == "why");
-  CHECK(problem.color == Nest::Outer::Color::red);
+  CHECK(problem.hue == Nest::Outer::Color::red);
   Nest::Outer::Inner wrong;
   CHECK_FALSE((a >>= wrong));
 }
@@ -191,7 +191,7 @@ TEST_CASE("nested types through generated stubs and skeletons", "[idl_compiler][
     stub.fail(2);
     FAIL("no Outer::Problem");
   } catch (const Nest::Outer::Problem& e) {
-    CHECK(e.color == Nest::Outer::Color::green);
+    CHECK(e.hue == Nest::Outer::Color::green);
     CHECK(e.why == "problem");
   }
 }
