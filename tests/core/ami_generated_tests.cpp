@@ -1,6 +1,7 @@
 // syidl --ami's stubs (sendc_, sendp_), reply handlers and pollers, for Integrity::Echo against a
 // loopback server of generated skeletons: results of every kind, inout and out values, a
-// declared user exception, attributes, the poller's rules. Every wait is bounded.
+// declared user exception, attributes, the poller's rules; and Contexts::Probe's context
+// (tests/idl_compiler/backend/contexts.idl) through sendp_. Every wait is bounded.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -14,6 +15,7 @@
 #include "tests/core/echo_ami_handler.h"
 #include "tests/core/orb_fixture.h"
 #include "tests/dynamic_interfaces/echo_servant.h"
+#include "tests/idl_compiler/backend/probe_calls.h"
 
 using namespace switchyard;
 using namespace std::chrono_literals;
@@ -99,4 +101,19 @@ TEST_CASE("syidl --ami: a type-specific poller gives its operation's results onc
   Integrity::AMI_EchoPoller label = s.echo.sendp_set_label("polled");
   label.set_label(patience);
   CHECK(s.echo.sendp_get_label().get_label(patience) == "polled");
+}
+
+TEST_CASE("syidl --ami: an operation's context travels with sendp_", "[core][ami][contexts]") {
+  test::serving_orb server;
+  auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<test::probe_servant>()));
+  server.start();
+  auto client = orb_init({});
+  auto probe = Contexts::Probe::_narrow(client->string_to_object(ior));
+  const Contexts::Strings expected{"5", "app_=empty suffix", "app_user=ada", "test=hello"};
+
+  // The poller's call copies the context: it may go out again after sendp_ returned.
+  auto poller = probe.sendp_seen(5, "ami", test::offered_context());
+  std::string note;
+  CHECK(poller.seen(5000ms, note) == expected);
+  CHECK(note == "ami seen");
 }
