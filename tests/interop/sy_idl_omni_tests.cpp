@@ -63,6 +63,28 @@ int run_bounded(std::vector<std::string> args, const std::filesystem::path& log)
   return -1;
 }
 
+struct client_run {
+  int status;
+  std::string output;
+};
+
+// Our Ledger and Probe served at GIOP `giop`; `client` (a command) run against them with
+// "--ledger IOR --probe IOR -ORBmaxGIOPVersion giop" appended.
+client_run run_client_against_ours(std::vector<std::string> client, const std::string& giop) {
+  ::test::serving_orb server;
+  auto& adapter = server.orb->root_adapter();
+  const std::string ledger = server.orb->object_to_string(adapter.activate(std::make_shared<::test::ledger_servant>()));
+  const std::string probe = server.orb->object_to_string(adapter.activate(std::make_shared<::test::probe_servant>()));
+  server.start();
+  client.insert(client.end(), {"--ledger", ledger, "--probe", probe, "-ORBmaxGIOPVersion", giop});
+  const auto log = std::filesystem::temp_directory_path() / ("sy_idl_omni_" + std::to_string(::getpid()) + ".log");
+  const int status = run_bounded(std::move(client), log);
+  std::stringstream output;
+  output << std::ifstream(log).rdbuf();
+  std::filesystem::remove(log);
+  return {status, output.str()};
+}
+
 }  // namespace
 
 TEST_CASE("fixed-point values and contexts to omniORB's servants", "[interop][fixed][contexts]") {
@@ -90,22 +112,12 @@ TEST_CASE("omniORB's client sends our servants fixed-point values and contexts",
   }
   const std::string giop = GENERATE(as<std::string>{}, "1.0", "1.1", "1.2");
   CAPTURE(giop);
-  ::test::serving_orb server;
-  auto& adapter = server.orb->root_adapter();
-  const std::string ledger = server.orb->object_to_string(adapter.activate(std::make_shared<::test::ledger_servant>()));
-  const std::string probe = server.orb->object_to_string(adapter.activate(std::make_shared<::test::probe_servant>()));
-  server.start();
-  const auto log = std::filesystem::temp_directory_path() / ("sy_idl_omni_" + std::to_string(::getpid()) + ".log");
-  const int status =
-      run_bounded({peer_program(), "client", "--ledger", ledger, "--probe", probe, "-ORBmaxGIOPVersion", giop}, log);
-  std::stringstream output;
-  output << std::ifstream(log).rdbuf();
-  std::filesystem::remove(log);
-  INFO(output.str());
-  CHECK(status == 0);
-  CHECK(output.str().find("FAIL") == std::string::npos);
-  CHECK(output.str().find("ok attribute limit") != std::string::npos);           // the Ledger's last check ran
-  CHECK(output.str().find("ok a one-way call's context") != std::string::npos);  // and the Probe's
+  const client_run run = run_client_against_ours({peer_program(), "client"}, giop);
+  INFO(run.output);
+  CHECK(run.status == 0);
+  CHECK(run.output.find("FAIL") == std::string::npos);
+  CHECK(run.output.find("ok attribute limit") != std::string::npos);           // the Ledger's last check ran
+  CHECK(run.output.find("ok a one-way call's context") != std::string::npos);  // and the Probe's
 }
 
 TEST_CASE("omniORBpy's client sends our servants fixed-point values and contexts", "[interop][fixed][contexts]") {
@@ -118,18 +130,8 @@ TEST_CASE("omniORBpy's client sends our servants fixed-point values and contexts
   }
   const std::string giop = GENERATE(as<std::string>{}, "1.0", "1.1", "1.2");
   CAPTURE(giop);
-  ::test::serving_orb server;
-  auto& adapter = server.orb->root_adapter();
-  const std::string ledger = server.orb->object_to_string(adapter.activate(std::make_shared<::test::ledger_servant>()));
-  const std::string probe = server.orb->object_to_string(adapter.activate(std::make_shared<::test::probe_servant>()));
-  server.start();
-  const auto log = std::filesystem::temp_directory_path() / ("sy_idl_omnipy_" + std::to_string(::getpid()) + ".log");
-  const int status = run_bounded(
-      {python, client, "--ledger", ledger, "--probe", probe, "--idl-dir", idl_dir, "-ORBmaxGIOPVersion", giop}, log);
-  std::stringstream output;
-  output << std::ifstream(log).rdbuf();
-  std::filesystem::remove(log);
-  INFO(output.str());
-  CHECK(status == 0);
-  CHECK(output.str().find("omnipy_idl_client: all passed") != std::string::npos);
+  const client_run run = run_client_against_ours({python, client, "--idl-dir", idl_dir}, giop);
+  INFO(run.output);
+  CHECK(run.status == 0);
+  CHECK(run.output.find("omnipy_idl_client: all passed") != std::string::npos);
 }
