@@ -49,9 +49,15 @@ context context::matching(std::span<const std::string_view> patterns) const {
 }
 
 void write_context(cdr::output_stream& out, const context& ctx, std::span<const std::string_view> patterns) {
-  const context sent = ctx.matching(patterns);
-  out.write_ulong(static_cast<std::uint32_t>(sent.size() * 2));
-  for (const auto& [name, value] : sent.properties()) {
+  // Two passes over the properties (count, then write): no copy of the matched ones.
+  auto matched = [&](const std::string& name) {
+    return std::any_of(patterns.begin(), patterns.end(), [&](std::string_view p) { return context::matches(p, name); });
+  };
+  std::uint32_t strings = 0;
+  for (const auto& property : ctx.properties()) strings += matched(property.first) ? 2 : 0;
+  out.write_ulong(strings);
+  for (const auto& [name, value] : ctx.properties()) {
+    if (!matched(name)) continue;
     out.write_string(name);
     out.write_string(value);
   }
