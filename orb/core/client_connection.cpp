@@ -138,7 +138,16 @@ void client_connection::check_after_idle() {
 }
 
 void client_connection::release_reader() noexcept {
+  // Whole messages read ahead stay in our buffer, where no poll on the socket sees them: a
+  // listener (the reply thread of asynchronous calls) must be told, or a reply read ahead for it
+  // would wait for the socket's next event. Looked at before letting the buffer go.
+  const bool left_unread =
+      has_stash_listener_.load(std::memory_order_relaxed) && (reader_.has_unread() || connection_->has_buffered_input());
   reader_busy_.store(false);
+  if (left_unread) [[unlikely]] {
+    std::lock_guard lock(state_mutex_);
+    if (auto listener = stash_listener_.lock()) listener->reply_stashed();
+  }
   // A waiter that registered before the store is woken; one that registers after it finds the
   // role free. Nobody waiting (the single-threaded client): no lock at all.
   if (waiters_.load() > 0) {

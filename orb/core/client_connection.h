@@ -62,7 +62,8 @@ using call_deadline = std::optional<std::chrono::steady_clock::time_point>;
 // Such a request may be sent again on a new connection.
 bool provably_not_sent(const SystemException& failure) noexcept;
 
-// Told when a connection stashes a reply (client_connection::tell_stashes_to).
+// Told when a connection stashes a reply, or a reader lets go of the connection with messages
+// read ahead in its buffer (client_connection::tell_stashes_to): either leaves the socket quiet.
 class stash_listener {
  public:
   virtual void reply_stashed() noexcept = 0;
@@ -183,7 +184,8 @@ class client_connection {
   // For the reply thread of asynchronous calls (orb/core/reply_dispatcher.h), which waits on many
   // connections at once: the reply to `request_id` if a reader stashed it (throws as
   // wait_for_reply if the connection ended meanwhile); the socket to poll; and, since a reply
-  // another thread reads and stashes leaves the socket quiet, a listener told of every stash.
+  // another thread reads and stashes (or reads ahead) leaves the socket quiet, a listener told of
+  // every stash and read-ahead.
   bool take_stashed_reply(std::uint32_t request_id, reply& into) {
     into.clear();
     return take_stashed(request_id, into);
