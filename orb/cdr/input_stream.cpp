@@ -105,8 +105,9 @@ input_stream input_stream::read_encapsulation() {
 }
 
 // The slow paths. Past the stream's end, data goes on only inside a chunked value's state, in
-// its next chunk: a sender ends a chunk between two primitives (omniORB where its 8 KiB buffer
-// fills) and puts the next primitive's padding in the new chunk, whose data starts 4-aligned.
+// its next chunk, or in a GIOP 1.1 message's next Fragment: a sender ends a chunk (a Fragment)
+// between two primitives (omniORB where its 8 KiB buffer fills) and puts the next primitive's
+// padding in the new one, whose data starts 4-aligned (a Fragment's at its offset 12).
 
 const std::byte* input_stream::take_aligned_slow(std::size_t alignment, std::size_t n) {
   for (;;) {
@@ -116,7 +117,10 @@ const std::byte* input_stream::take_aligned_slow(std::size_t alignment, std::siz
       cur_ = p + n;
       return p;
     }
-    if (continuation_ == nullptr || pad + n > continuation_->message_remaining(*this)) throw_read_past_end(pad + n);
+    // Begun here, its padding is here too; begun in the next piece, its padding may differ there
+    // (a GIOP 1.1 Fragment realigns).
+    if (continuation_ == nullptr || (remaining() > pad ? pad + n : n) > continuation_->message_remaining(*this))
+      throw_read_past_end(pad + n);
     if (remaining() <= pad) {  // the chunk ends here: all of it is in the next one
       cur_ = end_;
       if (!continuation_->next_chunk(*this)) throw_read_past_end(pad + n);
@@ -129,7 +133,7 @@ const std::byte* input_stream::take_aligned_slow(std::size_t alignment, std::siz
   // where it stood unsplit is known if the split falls where a member of the struct's largest
   // alignment could start. Otherwise only the members' types could tell (after an 8-aligned
   // split, are the next chunk's first 4 octets padding or a long?).
-  if (n <= alignment) throw_marshal(minor::split_between_chunks, "a primitive split between value chunks");
+  if (n <= alignment) throw_split_primitive();
   if (alignment > 4) throw_struct_past_end(n);
   cur_ += padding_to(alignment);
   std::byte* joined = continuation_->join_storage(n);
@@ -172,7 +176,13 @@ void input_stream::read_array_slow(void* dst, std::size_t count, std::size_t siz
     align(size);
     const std::size_t fit = std::min(count, remaining() / size);
     if (fit == 0) {
-      if (remaining() != 0) throw_marshal(minor::split_between_chunks, "a primitive split between value chunks");
+      if (remaining() != 0) throw_split_primitive();
+      if (size == 8 && out != dst && continuation_->wide_arrays_ambiguous())
+        throw_marshal(minor::split_between_chunks,
+                      "an array of 8-octet elements continued in the next of the " +
+                          std::string(continuation_->pieces()) +
+                          ": its sender may have realigned the elements there or not (at offset " +
+                          std::to_string(position()) + ")");
       if (!continuation_->next_chunk(*this)) throw_read_past_end(count * size);
       continue;
     }
@@ -191,9 +201,15 @@ void input_stream::check_length_slow(std::uint32_t count, std::size_t element_si
 
 void input_stream::throw_struct_past_end(std::size_t wanted) const {
   if (continuation_ == nullptr || wanted > continuation_->message_remaining(*this)) throw_read_past_end(wanted);
-  throw_marshal(minor::split_between_chunks,
-                "a struct of " + std::to_string(wanted) + " octets at offset " + std::to_string(position()) +
-                    " split between value chunks where its padding depends on its members' types");
+  throw_marshal(minor::split_between_chunks, "a struct of " + std::to_string(wanted) + " octets at offset " +
+                                                 std::to_string(position()) + " split between " +
+                                                 std::string(continuation_->pieces()) +
+                                                 " where its padding depends on its members' types");
+}
+
+void input_stream::throw_split_primitive() const {
+  throw_marshal(minor::split_between_chunks, "a primitive split between " + std::string(continuation_->pieces()) +
+                                                 " at offset " + std::to_string(position()));
 }
 
 void input_stream::throw_marshal(std::uint32_t minor_code, std::string detail) const {

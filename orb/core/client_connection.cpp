@@ -141,8 +141,8 @@ void client_connection::release_reader() noexcept {
   // Whole messages read ahead stay in our buffer, where no poll on the socket sees them: a
   // listener (the reply thread of asynchronous calls) must be told, or a reply read ahead for it
   // would wait for the socket's next event. Looked at before letting the buffer go.
-  const bool left_unread =
-      has_stash_listener_.load(std::memory_order_relaxed) && (reader_.has_unread() || connection_->has_buffered_input());
+  const bool left_unread = has_stash_listener_.load(std::memory_order_relaxed) &&
+                           (reader_.has_unread() || connection_->has_buffered_input());
   reader_busy_.store(false);
   if (left_unread) [[unlikely]] {
     std::lock_guard lock(state_mutex_);
@@ -200,8 +200,10 @@ client_connection::filed client_connection::file_message(const giop::message_vie
     case giop::message_type::locate_reply: {
       std::lock_guard state(state_mutex_);
       if (abandoned_.erase(reply_id) == 0) {
-        auto [it, added] =
-            stash_.insert_or_assign(reply_id, std::vector<std::byte>(message.bytes.begin(), message.bytes.end()));
+        stashed_reply stashed{std::vector<std::byte>(message.bytes.begin(), message.bytes.end()), nullptr};
+        if (message.fragments != nullptr) [[unlikely]]
+          stashed.fragments = std::make_unique<giop::fragment_continuation>(*message.fragments);
+        auto [it, added] = stash_.insert_or_assign(reply_id, std::move(stashed));
         if (added) stashed_.fetch_add(1);
         if (has_stash_listener_.load(std::memory_order_relaxed))
           if (auto listener = stash_listener_.lock()) listener->reply_stashed();
@@ -278,10 +280,9 @@ void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline d
     } registered{waiters_};
     for (;;) {
       if (auto it = stash_.find(request_id); it != stash_.end()) {
-        into.copy_ = std::move(it->second);
+        take_into(it->second, into);
         stash_.erase(it);
         stashed_.fetch_sub(1);
-        into.message_ = giop::make_message_view(into.copy_, 0xffffffffu);
         return;
       }
       if (closed_by_server_) raise_closed_by_server();
@@ -332,6 +333,13 @@ void client_connection::wait_for_reply(std::uint32_t request_id, call_deadline d
   }
 }
 
+void client_connection::take_into(stashed_reply& stashed, reply& into) {
+  into.copy_ = std::move(stashed.bytes);
+  into.fragments_ = std::move(stashed.fragments);
+  into.message_ = giop::make_message_view(into.copy_, 0xffffffffu);
+  into.message_.fragments = into.fragments_.get();
+}
+
 void client_connection::tell_stashes_to(std::weak_ptr<stash_listener> listener) {
   std::lock_guard lock(state_mutex_);
   stash_listener_ = std::move(listener);
@@ -341,10 +349,9 @@ void client_connection::tell_stashes_to(std::weak_ptr<stash_listener> listener) 
 bool client_connection::take_stashed(std::uint32_t request_id, reply& into) {
   std::lock_guard lock(state_mutex_);
   if (auto it = stash_.find(request_id); it != stash_.end()) {
-    into.copy_ = std::move(it->second);
+    take_into(it->second, into);
     stash_.erase(it);
     stashed_.fetch_sub(1);
-    into.message_ = giop::make_message_view(into.copy_, 0xffffffffu);
     return true;
   }
   if (closed_by_server_) raise_closed_by_server();

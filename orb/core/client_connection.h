@@ -40,6 +40,7 @@
 
 #include "orb/core/message_reader.h"
 #include "orb/core/message_trace.h"
+#include "orb/giop/fragment_continuation.h"
 #include "orb/giop/message_header.h"
 #include "switchyard/exception.h"
 #include "transports/connection.h"
@@ -135,6 +136,7 @@ class client_connection {
     void clear() noexcept {
       if (owner_ != nullptr) std::exchange(owner_, nullptr)->release_reader();
       copy_.clear();
+      fragments_.reset();
       message_ = {};
     }
     const giop::message_view& message() const noexcept { return message_; }
@@ -149,7 +151,10 @@ class client_connection {
     void keep_copy() {
       if (owner_ == nullptr) return;
       copy_.assign(message_.bytes.begin(), message_.bytes.end());
+      if (message_.fragments != nullptr) [[unlikely]]
+        fragments_ = std::make_unique<giop::fragment_continuation>(*message_.fragments);
       message_ = giop::make_message_view(copy_, 0xffffffffu);
+      message_.fragments = fragments_.get();
       std::exchange(owner_, nullptr)->release_reader();
     }
     void hold_copy(std::span<const std::byte> message) {
@@ -160,8 +165,9 @@ class client_connection {
 
    private:
     friend class client_connection;
-    client_connection* owner_ = nullptr;  // set while this reply holds the reader role
-    std::vector<std::byte> copy_;         // a reply another thread read for us
+    client_connection* owner_ = nullptr;                      // set while this reply holds the reader role
+    std::vector<std::byte> copy_;                             // a reply another thread read for us
+    std::unique_ptr<giop::fragment_continuation> fragments_;  // the copy's 1.1 Fragment boundaries
     giop::message_view message_{};
   };
 
@@ -292,7 +298,14 @@ class client_connection {
   std::mutex state_mutex_;
   std::condition_variable state_changed_;
   bool closed_by_server_ = false;
-  boost::unordered_flat_map<std::uint32_t, std::vector<std::byte>> stash_;
+  // A reply read for another thread: its octets, and its 1.1 Fragment boundaries if any.
+  struct stashed_reply {
+    std::vector<std::byte> bytes;
+    std::unique_ptr<giop::fragment_continuation> fragments;
+  };
+  // Takes `stashed` into `into` (under state_mutex_).
+  static void take_into(stashed_reply& stashed, reply& into);
+  boost::unordered_flat_map<std::uint32_t, stashed_reply> stash_;
   boost::unordered_flat_map<std::uint32_t, bool> abandoned_;
   std::atomic<bool> has_stash_listener_{false};
   std::weak_ptr<stash_listener> stash_listener_;  // under state_mutex_

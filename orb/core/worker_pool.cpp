@@ -60,6 +60,9 @@ bool worker_pool::submit(std::shared_ptr<server_connection> connection, const gi
   // queue's length (-ORBMaxQueuedRequests), so small requests are always taken.
   const std::size_t reserved = bytes.capacity() > spare_buffer_limit ? bytes.capacity() : 0;
   if (reserved != 0 && !owner_.budget().try_reserve(reserved)) return false;
+  std::unique_ptr<giop::fragment_continuation> fragments;
+  if (message.fragments != nullptr) [[unlikely]]
+    fragments = std::make_unique<giop::fragment_continuation>(*message.fragments);
   lock.lock();
   if (stopping_ || count_ == ring_.size()) {
     owner_.budget().release(reserved);
@@ -69,6 +72,7 @@ bool worker_pool::submit(std::shared_ptr<server_connection> connection, const gi
   slot.connection = std::move(connection);
   slot.bytes = std::move(bytes);
   slot.reserved = reserved;
+  slot.fragments = std::move(fragments);
   ++count_;
   lock.unlock();
   ready_.notify_one();
@@ -120,10 +124,12 @@ void worker_pool::serve(item& taken, cdr::output_stream& replies, instrument::pr
                         std::unique_lock<std::mutex>& lock) {
   {
     auto message = giop::make_message_view(taken.bytes, 0xffffffffu);
+    message.fragments = taken.fragments.get();
     instrument::phase_timer timer(probes);
     taken.connection->serve_queued(message, replies, timer);
   }
   taken.connection.reset();
+  taken.fragments.reset();
   owner_.budget().release(taken.reserved);
   lock.lock();
   --serving_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "orb/base/page_allocator.h"
+#include "orb/giop/fragment_continuation.h"
 #include "orb/giop/message_header.h"
 #include "switchyard/cdr/output_stream.h"
 #include "switchyard/instrument.h"
@@ -54,6 +55,8 @@ class worker_pool {
     std::shared_ptr<server_connection> connection;
     octet_buffer bytes;
     std::size_t reserved = 0;  // drawn from the budget for `bytes`
+    // A reassembled GIOP 1.1 request's Fragment boundaries (message_view::fragments), if any.
+    std::unique_ptr<giop::fragment_continuation> fragments;
   };
   void work();
   // With the lock held and an item queued: takes it (and resumes a connection waiting for room).

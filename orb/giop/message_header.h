@@ -88,15 +88,24 @@ constexpr std::array<std::byte, 8> header_prefix(version ver, message_type type)
 
 // One complete message: a header decode_header accepted and exactly header_size + body_size
 // octets (the header included). A view: the bytes belong to the receive buffer (or reassembler).
+class fragment_continuation;
+
 struct message_view {
   message_header header;
   std::span<const std::byte> bytes;
+  // A reassembled GIOP 1.1 message whose Fragments' data lands off its alignment: where each
+  // begins (orb/giop/fragment_continuation.h), owned with the bytes. Null for any other.
+  fragment_continuation* fragments = nullptr;
 
   std::span<const std::byte> body() const noexcept { return bytes.subspan(header_size); }
-  // The body as a CDR stream whose alignment origin is the start of the header.
+  // The body as a CDR stream whose alignment origin is the start of the header; one that reads
+  // on across the Fragment boundaries, realigned, if there are any.
   cdr::input_stream body_stream() const noexcept {
+    if (fragments != nullptr) [[unlikely]]
+      return fragmented_body_stream();
     return cdr::input_stream(body(), header.order, header_size, header.ver.minor);
   }
+  cdr::input_stream fragmented_body_stream() const noexcept;
 };
 
 // Builds a message view over `bytes` (header included): decodes the header and checks that the

@@ -130,58 +130,51 @@ reassembler::result reassembler::continue_with(const message_view& message) {
                       " octets does not end on an 8-octet boundary");
   std::span<const std::byte> data =
       message.body().subspan(std::min(impl_.fragment_header_size(), message.body().size()));
+  const bool boundary = !impl_.fragments_interleave() && !data.empty();
   try {
-    reserve_room(data.size());
+    reserve_room(data.size() + (boundary ? 4 : 0));
     grow(it->bytes, data.size());
+    if (boundary) note_boundary(*it);
   } catch (...) {
-    buffered_ -= it->bytes.size();
+    buffered_ -= charged(*it);
     release(it->bytes);
     partials_.erase(it);
     throw;
   }
-  if (!impl_.fragments_interleave() && !data.empty()) note_alignment(*it);
   it->bytes.insert(it->bytes.end(), data.begin(), data.end());
-  buffered_ += data.size();
+  buffered_ += data.size() + (boundary ? 4 : 0);
   if (message.header.more_fragments) return {outcome::pending, {}};
 
-  // The last fragment: hand out the message as if it had never been fragmented, as far as it
-  // reads unambiguously (1.1; a 1.2 message always does).
-  std::size_t keep = unambiguous_size(*it);
+  // The last fragment: hand out the message as if it had never been fragmented; a 1.1 message
+  // whose Fragments land off their alignment with its boundaries.
+  buffered_ -= charged(*it);
+  completed_fragments_.clear();
+  if (it->shifted) {
+    for (std::uint32_t start : it->boundaries) completed_fragments_.add_boundary(start);
+    completed_fragments_.set_body_size(it->bytes.size() - header_size);
+  }
   release(completed_);
   completed_ = std::move(it->bytes);
   message_header header = it->header;
-  buffered_ -= completed_.size();
+  const bool shifted = it->shifted;
   partials_.erase(it);
-  std::size_t dropped = completed_.size() - keep;
-  completed_.resize(keep);
   header.more_fragments = false;
   header.body_size = static_cast<std::uint32_t>(completed_.size() - header_size);
   completed_[6] &= ~std::byte{flag_more_fragments};
   std::uint32_t size = header.body_size;
   if (header.order != cdr::native_byte_order) size = cdr::byte_swap(size);
   std::memcpy(completed_.data() + 8, &size, 4);
-  return {outcome::complete, message_view{header, completed_}, dropped};
+  return {outcome::complete, message_view{header, completed_, shifted ? &completed_fragments_ : nullptr}};
 }
 
-void reassembler::note_alignment(partial& p) {
+void reassembler::note_boundary(partial& p) {
   // The Fragment's data is aligned as if its first octet stood at offset 12 (after its own
   // header); here it lands at offset p.bytes.size() of the message. A difference that is not a
-  // multiple of 8 moves every value of a larger alignment than the difference allows.
-  const std::size_t shift = (p.bytes.size() - header_size) % 8;
-  if (shift == 0) return;
-  if (p.first_shift == 0) p.first_shift = p.bytes.size();
-  for (std::uint8_t alignment : {2, 4, 8})
-    if (shift % alignment != 0) p.shifted_alignments |= alignment;
-}
-
-std::size_t reassembler::unambiguous_size(const partial& p) noexcept {
-  if (p.first_shift == 0) return p.bytes.size();
-  // Octets after the first shift that a value of each alignment needs at least: from a
-  // Fragment's data start (offset 12), a short or long starts at once, a double after 4 octets of
-  // padding. Fewer than that, and no value the shift could move fits in the rest.
-  std::size_t rest = p.bytes.size() - p.first_shift;
-  std::size_t needed = (p.shifted_alignments & 2) ? 2 : (p.shifted_alignments & 4) ? 4 : 12;
-  return rest < needed ? p.bytes.size() : p.first_shift;
+  // multiple of 8 moves every value of a larger alignment than the difference allows. Every
+  // boundary is kept: after one that shifts, the reader realigns at each.
+  const std::size_t body_offset = p.bytes.size() - header_size;
+  if (body_offset % 8 != 0) p.shifted = true;
+  p.boundaries.push_back(static_cast<std::uint32_t>(body_offset));
 }
 
 void reassembler::cancel(const message_view& message) {
@@ -190,7 +183,7 @@ void reassembler::cancel(const message_view& message) {
   if (impl_.fragments_interleave()) {
     auto it = find(request_id);
     if (it == partials_.end()) return;
-    buffered_ -= it->bytes.size();
+    buffered_ -= charged(*it);
     release(it->bytes);
     partials_.erase(it);
     return;

@@ -17,13 +17,10 @@
 // Alignment across 1.1 fragments (docs/design.md, "GIOP 1.1 fragments"): the data of a 1.1
 // Fragment is aligned relative to the Fragment itself and starts at its offset 12, so appending
 // it keeps every value where a reader of the whole message looks for it only when it lands at a
-// message offset that is 12 modulo 8 (the message before it has a length of 4 modulo 8). At any
-// other offset (omniORB's fragments are all multiples of 8) what follows reads differently by
-// type: 4 octets of padding before a double, or the next long. The reassembler cannot know the
-// types, so it hands out only the part that reads unambiguously: the message ends where the first
-// such fragment's data begins, and a decoder that needs more raises MARSHAL (read past the end)
-// instead of reading other values. Exempt: a rest too short to hold a value the shift could move
-// (less than 12 octets after a shift by 4; omniORB's empty last Fragment).
+// message offset that is 12 modulo 8 (the message before it has a length of 4 modulo 8). When
+// some Fragment's data lands elsewhere (omniORB's fragments are all multiples of 8), the message
+// comes with its boundaries (message_view::fragments), and its body stream reads each Fragment
+// realigned as omniORB's reader does (orb/giop/fragment_continuation.h).
 #pragma once
 
 #include <cstddef>
@@ -32,6 +29,7 @@
 
 #include "orb/base/buffer_budget.h"
 #include "orb/base/page_allocator.h"
+#include "orb/giop/fragment_continuation.h"
 #include "orb/giop/message_header.h"
 #include "orb/giop/protocol.h"
 
@@ -58,9 +56,6 @@ class reassembler {
   struct result {
     outcome what = outcome::pending;
     message_view message;  // complete: the message to decode (valid until the next feed)
-    // 1.1: how many octets at the end were dropped because they cannot be read unambiguously
-    // (see above); 0 when the message is whole.
-    std::size_t dropped = 0;
   };
 
   // Takes one message whose header decode_header accepted.
@@ -78,10 +73,10 @@ class reassembler {
     std::uint32_t request_id = 0;  // 1.2; 1.1 finds it by decoding when it must
     message_header header;
     octet_buffer bytes;
-    // 1.1: where the first Fragment whose data lands off its own alignment begins (0: none yet),
-    // and the alignments (bits 2, 4, 8) that some such Fragment's data would be misread at.
-    std::size_t first_shift = 0;
-    std::uint8_t shifted_alignments = 0;
+    // 1.1: where each Fragment's data begins (body offsets), and whether some lands off its own
+    // alignment. Each boundary counts as 4 octets against the limits.
+    std::vector<std::uint32_t> boundaries;
+    bool shifted = false;
   };
 
   result start(const message_view& message);
@@ -92,8 +87,9 @@ class reassembler {
   void grow(octet_buffer& bytes, std::size_t more);
   // Frees `bytes` and gives its octets back.
   void release(octet_buffer& bytes) noexcept;
-  static void note_alignment(partial& p);
-  static std::size_t unambiguous_size(const partial& p) noexcept;
+  static void note_boundary(partial& p);
+  // What a partial message holds against the limits.
+  static std::size_t charged(const partial& p) noexcept { return p.bytes.size() + 4 * p.boundaries.size(); }
   std::vector<partial>::iterator find(std::uint32_t request_id);
 
   const protocol& impl_;
@@ -102,6 +98,7 @@ class reassembler {
   std::size_t buffered_ = 0;
   std::vector<partial> partials_;
   octet_buffer completed_;
+  fragment_continuation completed_fragments_;  // the last completed 1.1 message's, if shifted
   buffer_budget* budget_;
   std::size_t held_ = 0;  // capacity of every buffer here, drawn from the budget
 };

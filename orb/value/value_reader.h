@@ -27,7 +27,11 @@ namespace switchyard::value_detail {
 
 class reader final : public cdr::chunk_continuation {
  public:
-  explicit reader(cdr::input_stream& in) noexcept : in_(in), real_end_(in.end_position()) { in.set_continuation(this); }
+  // A value inside a GIOP 1.1 message is read within the Fragment it begins in (a read past
+  // the Fragment's end raises MARSHAL); the Fragments' continuation is back when the reader ends.
+  explicit reader(cdr::input_stream& in) noexcept : in_(in), real_end_(in.end_position()), outer_(in.continuation()) {
+    in.set_continuation(this);
+  }
   reader(const reader&) = delete;
   reader& operator=(const reader&) = delete;
   ~reader() { detach(); }
@@ -43,13 +47,14 @@ class reader final : public cdr::chunk_continuation {
   void release_copied() noexcept;
   // Gives the stream its own end back (after an exception inside a chunk).
   void restore_end() noexcept { in_.set_end_position(real_end_); }
-  // Leaves the stream as it found it: its own end, no continuation.
+  // Leaves the stream as it found it: its own end and continuation.
   void detach() noexcept {
     restore_end();
-    in_.set_continuation(nullptr);
+    in_.set_continuation(outer_);
   }
 
   // cdr::chunk_continuation
+  std::string_view pieces() const noexcept override { return "value chunks"; }
   bool next_chunk(cdr::input_stream& in) override;
   std::size_t message_remaining(const cdr::input_stream& in) const noexcept override;
   std::byte* join_storage(std::size_t n) override;
@@ -74,6 +79,7 @@ class reader final : public cdr::chunk_continuation {
 
   cdr::input_stream& in_;
   std::size_t real_end_;
+  cdr::chunk_continuation* outer_;
   std::unordered_map<std::size_t, value_ref<value_base>> values_;  // tag position -> value (null: skipped)
   std::unordered_map<std::size_t, std::string_view> ids_;          // length position -> id (views into the buffer)
   std::unordered_map<std::size_t, std::vector<std::string_view>> id_lists_;  // count position -> ids

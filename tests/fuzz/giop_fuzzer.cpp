@@ -116,7 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (fragmented &&
             (done.header.more_fragments || decode_header(done.bytes).header.body_size != done.header.body_size))
           __builtin_trap();
-        if (result.dropped != 0 && (done.header.ver.minor != 1 || !fragmented)) __builtin_trap();
+        if (done.fragments != nullptr && (done.header.ver.minor != 1 || !fragmented)) __builtin_trap();
         sink = sink + decode(*protocol_for(done.header.ver.minor), done);
       }
     } catch (const SystemException& e) {

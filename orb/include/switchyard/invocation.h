@@ -149,7 +149,7 @@ class invocation {
   cdr::input_stream reply_body_;
   // The invocation's state (binding, request id, the reply it holds) without a heap allocation:
   // its type lives in orb/core/invocation_state.h, which checks that it fits here.
-  alignas(8) std::byte state_[200];
+  alignas(8) std::byte state_[216];
 };
 
 namespace detail {

@@ -23,10 +23,17 @@ namespace switchyard::cdr {
 class input_stream;
 
 // Where a stream's data goes on past its end: the next chunk of a chunked valuetype's state
-// (orb/value), which a sender may split between any two primitives. Only the reads' slow paths
-// consult it; see input_stream::set_continuation.
+// (orb/value), which a sender may split between any two primitives, or the next GIOP 1.1
+// Fragment of a message (orb/giop/fragment_continuation.h), whose data is aligned as from the
+// Fragment's own start. Only the reads' slow paths consult it; see input_stream::set_continuation.
 class chunk_continuation {
  public:
+  // What the pieces are called, for error messages ("value chunks").
+  virtual std::string_view pieces() const noexcept = 0;
+  // Whether an array of 8-octet primitives continued in the next piece is ambiguous, so
+  // refused: a GIOP 1.1 sender may write it as one block (omniORB's C++ copyOutputData, no
+  // padding after the boundary) or element by element (omniORBpy: realigned per Fragment).
+  virtual bool wide_arrays_ambiguous() const noexcept { return false; }
   // Opens the next chunk of the state being read: `in`'s end moves to that chunk's end and its
   // position past the chunk's header. False when none follows (a nested value, an end tag, or
   // the end of the message): `in` is left as it was.
@@ -156,6 +163,12 @@ class input_stream {
   // 4-aligned members split where a member of the largest alignment begins). Null: the stream's
   // end is the data's end.
   void set_continuation(chunk_continuation* continuation) noexcept { continuation_ = continuation; }
+  chunk_continuation* continuation() const noexcept { return continuation_; }
+  // For a continuation opening a piece whose data is aligned as from its own start: the current
+  // position becomes `offset` octets from the alignment origin (a GIOP 1.1 Fragment's data, 12).
+  void restart_alignment(std::size_t offset) noexcept {
+    alignment_base_ = reinterpret_cast<std::uintptr_t>(cur_) - offset;
+  }
 
   // Primitives.
   std::uint8_t read_octet() { return read_scalar<std::uint8_t>(); }
@@ -265,6 +278,7 @@ class input_stream {
 
   [[noreturn]] void throw_read_past_end(std::size_t wanted) const;
   [[noreturn]] void throw_struct_past_end(std::size_t wanted) const;
+  [[noreturn]] void throw_split_primitive() const;
   [[noreturn]] void throw_bad_boolean(std::uint8_t value) const;
   [[noreturn]] void throw_length_over_limit(std::uint32_t count) const;
   [[noreturn]] void throw_length_too_large(std::uint32_t count, std::size_t element_size) const;
