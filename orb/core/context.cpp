@@ -21,11 +21,24 @@ void context::set_one_value(std::string_view name, std::string_view value) {
   properties_.insert_or_assign(std::string(name), std::string(value));
 }
 
-std::vector<std::pair<std::string, std::string>> context::get_values(std::string_view pattern) const {
+std::vector<std::pair<std::string, std::string>> context::get_values(std::string_view pattern, scope where) const {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [name, value] : properties_)
-    if (matches(pattern, name)) out.emplace_back(name, value);
+  if (where == scope::this_context || parent_ == nullptr) {
+    for (const auto& [name, value] : properties_)
+      if (matches(pattern, name)) out.emplace_back(name, value);
+    return out;
+  }
+  for (auto& [name, value] : all_properties())
+    if (matches(pattern, name)) out.emplace_back(name, std::move(value));
   return out;
+}
+
+std::vector<std::pair<std::string, std::string>> context::get_values(std::string_view start_scope,
+                                                                     std::string_view pattern, scope where) const {
+  for (const context* c = this; c != nullptr; c = c->parent_.get())
+    if (c->name_ == start_scope) return c->get_values(pattern, where);
+  throw SystemException(SystemExceptionKind::BAD_CONTEXT, 0, CompletionStatus::no,
+                        "no context named '" + std::string(start_scope) + "' in the chain");
 }
 
 void context::delete_values(std::string_view pattern) {
@@ -35,28 +48,53 @@ void context::delete_values(std::string_view pattern) {
 }
 
 const std::string* context::value(std::string_view name) const {
-  auto it = properties_.find(name);
-  return it == properties_.end() ? nullptr : &it->second;
+  for (const context* c = this; c != nullptr; c = c->parent_.get())
+    if (auto it = c->properties_.find(name); it != c->properties_.end()) return &it->second;
+  return nullptr;
+}
+
+context::property_map context::all_properties() const {
+  if (parent_ == nullptr) return properties_;
+  property_map out = parent_->all_properties();
+  for (const auto& [name, value] : properties_) out.insert_or_assign(name, value);
+  return out;
 }
 
 context context::matching(std::span<const std::string_view> patterns) const {
   context out;
-  for (const auto& p : properties_)
-    if (std::any_of(patterns.begin(), patterns.end(),
-                    [&](std::string_view pattern) { return matches(pattern, p.first); }))
-      out.properties_.insert(p);
+  auto matched = [&](const std::string& name) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](std::string_view pattern) { return matches(pattern, name); });
+  };
+  if (parent_ == nullptr) {
+    for (const auto& p : properties_)
+      if (matched(p.first)) out.properties_.insert(p);
+    return out;
+  }
+  for (auto& p : all_properties())
+    if (matched(p.first)) out.properties_.insert(std::move(p));
   return out;
 }
 
+bool operator==(const context& a, const context& b) {
+  if (a.name_ != b.name_ || a.properties_ != b.properties_) return false;
+  if (a.parent_ == nullptr || b.parent_ == nullptr) return a.parent_ == b.parent_;
+  return *a.parent_ == *b.parent_;
+}
+
 void write_context(cdr::output_stream& out, const context& ctx, std::span<const std::string_view> patterns) {
-  // Two passes over the properties (count, then write): no copy of the matched ones.
+  // Two passes over the properties (count, then write): no copy of the matched ones, unless the
+  // context has a parent, whose properties it may hide.
   auto matched = [&](const std::string& name) {
     return std::any_of(patterns.begin(), patterns.end(), [&](std::string_view p) { return context::matches(p, name); });
   };
+  context::property_map chain;
+  if (ctx.parent() != nullptr) chain = ctx.all_properties();
+  const context::property_map& properties = ctx.parent() != nullptr ? chain : ctx.properties();
   std::uint32_t strings = 0;
-  for (const auto& property : ctx.properties()) strings += matched(property.first) ? 2 : 0;
+  for (const auto& property : properties) strings += matched(property.first) ? 2 : 0;
   out.write_ulong(strings);
-  for (const auto& [name, value] : ctx.properties()) {
+  for (const auto& [name, value] : properties) {
     if (!matched(name)) continue;
     out.write_string(name);
     out.write_string(value);

@@ -5,6 +5,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "switchyard/dynamic_servant.h"
 #include "switchyard/request.h"
 #include "tests/core/orb_fixture.h"
@@ -33,6 +39,52 @@ TEST_CASE("context properties and patterns", "[idl_compiler][backend][contexts]"
   CHECK_THROWS_AS(ctx.set_one_value("a*", "x"), SystemException);
 }
 
+TEST_CASE("a context chain: a child hides its parent's values; scopes restrict and start lookups",
+          "[idl_compiler][backend][contexts]") {
+  auto root = std::make_shared<context>("defaults", nullptr);
+  root->set_one_value("test", "from the root");
+  root->set_one_value("app_user", "root user");
+  context child("session", root);
+  child.set_one_value("test", "from the child");
+  child.set_one_value("app_mode", "fast");
+
+  CHECK(child.name() == "session");
+  CHECK(child.parent() == root);
+  CHECK(*child.value("test") == "from the child");
+  CHECK(*child.value("app_user") == "root user");
+  using values = std::vector<std::pair<std::string, std::string>>;
+  CHECK(child.get_values("app_*") == values{{"app_mode", "fast"}, {"app_user", "root user"}});
+  CHECK(child.get_values("app_*", context::scope::this_context) == values{{"app_mode", "fast"}});
+  CHECK(child.get_values("defaults", "test", context::scope::chain) == values{{"test", "from the root"}});
+  CHECK(child.get_values("session", "test", context::scope::this_context) == values{{"test", "from the child"}});
+  try {
+    (void)child.get_values("nowhere", "*", context::scope::chain);
+    FAIL("found a scope");
+  } catch (const SystemException& e) {
+    CHECK(e.kind() == SystemExceptionKind::BAD_CONTEXT);
+  }
+  // The parent is shared: what it holds at the lookup is what the child sees.
+  root->set_one_value("late", "seen");
+  CHECK(*child.value("late") == "seen");
+  // delete_values touches the child only: the parent's value shows again.
+  child.delete_values("test");
+  CHECK(*child.value("test") == "from the root");
+  CHECK_THROWS_AS(child.delete_values("app_user"), SystemException);
+  CHECK(child.size() == 1);
+  CHECK(child.all_properties().size() == 4);
+
+  // create_child: a child of a copy, so later changes to the original do not show.
+  context base;
+  base.set_one_value("a", "1");
+  context copy_child = base.create_child("copy");
+  base.set_one_value("a", "2");
+  CHECK(*copy_child.value("a") == "1");
+  CHECK_FALSE(copy_child == base.create_child("copy"));  // the parents differ: 1 and 2
+  const context same = copy_child;
+  CHECK(same == copy_child);
+  CHECK(copy_child.matching(std::array<std::string_view, 1>{"*"}).properties() == context::property_map{{"a", "1"}});
+}
+
 TEST_CASE("a context on the wire: names and values alternating, matched properties only",
           "[idl_compiler][backend][contexts]") {
   cdr::output_stream out;
@@ -50,6 +102,18 @@ TEST_CASE("a context on the wire: names and values alternating, matched properti
 
   cdr::input_stream again(out.bytes(), cdr::native_byte_order);
   CHECK(read_context(again) == test::offered_context().matching(patterns));
+
+  // A child sends its chain's properties, its own hiding its parent's.
+  auto parent = std::make_shared<context>(test::offered_context());
+  context child("child", parent);
+  child.set_one_value("test", "from the child");
+  cdr::output_stream chained;
+  write_context(chained, child, patterns);
+  cdr::input_stream chained_in(chained.bytes(), cdr::native_byte_order);
+  const context sent = read_context(chained_in);
+  CHECK(sent.properties() ==
+        context::property_map{{"app_", "empty suffix"}, {"app_user", "ada"}, {"test", "from the child"}});
+  CHECK(sent == child.matching(patterns));
 
   // Three strings cannot pair up.
   cdr::output_stream odd;
@@ -74,6 +138,11 @@ TEST_CASE("generated stubs and skeletons carry contexts end to end", "[idl_compi
   auto probe = Contexts::Probe::_narrow(client->string_to_object(ior));
   REQUIRE_FALSE(probe._is_nil());
   test::check_probe_calls(probe);
+  // A child context: the servant sees the chain's matched properties.
+  context child("call", std::make_shared<const context>(test::offered_context()));
+  child.set_one_value("app_user", "grace");
+  std::string note = "chain";
+  CHECK(probe.seen(3, note, child) == Contexts::Strings{"3", "app_=empty suffix", "app_user=grace", "test=hello"});
 }
 
 TEST_CASE("a collocated call passes the servant what a remote one would", "[idl_compiler][backend][contexts]") {
