@@ -504,7 +504,9 @@ void Parser::exception(DeclarationList& out, Declaration* parent) {
 void Parser::members(std::vector<std::unique_ptr<Member>>& out, DeclarationList& nested, Declaration* parent, bool) {
   while (!at_punct("}") && !current_.is(TokenKind::end_of_file)) {
     std::unique_ptr<TypeSpec> type;
-    if (at_keyword("exception")) {
+    // Declarations in the body (IDL 4's struct and exception scopes): a nested exception, and
+    // typedefs and constants, which members after them may use.
+    if (at_keyword("exception") || at_keyword("typedef") || at_keyword("const")) {
       nested_type_declaration(nested, parent);
       continue;
     }
@@ -771,10 +773,13 @@ std::unique_ptr<TypeSpec> Parser::type_of(Declaration* made) {
 }
 
 bool Parser::nested_type_declaration(DeclarationList& nested, Declaration* parent) {
-  if (!at_keyword("struct") && !at_keyword("union") && !at_keyword("enum") && !at_keyword("exception")) return false;
-  const std::string what = current_.text;
+  if (!at_keyword("struct") && !at_keyword("union") && !at_keyword("enum") && !at_keyword("exception") &&
+      !at_keyword("typedef") && !at_keyword("const"))
+    return false;
+  const std::string what = at_keyword("const") ? "constant" : current_.text;
   DepthGuard guard(*this);
   if (at_keyword("exception")) exception(nested, parent);
+  else if (at_keyword("const")) constant(nested, parent);
   else type_declaration(nested, parent);
   expect_semicolon(what);
   return true;

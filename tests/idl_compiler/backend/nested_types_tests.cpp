@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <memory>
+#include <type_traits>
 
 #include "switchyard/any.h"
 #include "tests/core/orb_fixture.h"
@@ -97,6 +99,11 @@ struct nester final : Nest::Nester_skeleton {
   Nest::Outer echo_outer(const Nest::Outer& o) override { return o; }
   Nest::Shape echo_shape(const Nest::Shape& s) override { return s; }
   Nest::Deep echo_deep(const Nest::Deep& d) override { return d; }
+  Nest::Reading::Samples take(const Nest::Reading& r, Nest::Tally::Count& n) override {
+    if (r.values.empty()) throw Nest::Overrun("no values");
+    n = r.recent[0];
+    return r.values;
+  }
   void fail(std::int32_t code) override {
     if (code == 1) throw Nest::Failure({code, "detail"}, Nest::Failure::Severity::high, {{2, "more"}});
     if (code == 2) throw Nest::Outer::Problem(Nest::Outer::Color::green, "problem");
@@ -163,6 +170,31 @@ TEST_CASE("nested types travel in Anys with their TypeCodes", "[idl_compiler][ba
   CHECK_FALSE((a >>= wrong));
 }
 
+TEST_CASE("typedefs and constants in struct, union and exception bodies", "[idl_compiler][backend]") {
+  static_assert(Nest::Reading::size == 3 && Nest::Tally::many == 2 && Nest::Overrun::code == 7);
+  static_assert(std::is_same_v<Nest::Reading::Window, std::array<std::int32_t, 3>>);
+  CHECK(Nest::Reading::_tc_Samples().id() == "IDL:Nest/Reading/Samples:1.0");
+  CHECK(Nest::Reading::_tc_Samples().kind() == tc_kind::tk_alias);
+  CHECK(Nest::Reading::_tc_Window().content_type().kind() == tc_kind::tk_array);
+  CHECK(Nest::Tally::_tc_Count().id() == "IDL:Nest/Tally/Count:1.0");
+  CHECK(Nest::Overrun::_tc_Reason().id() == "IDL:Nest/Overrun/Reason:1.0");
+  // The members use them: their TypeCodes are the aliases, the bound is the constant.
+  const type_code& reading = Nest::_tc_Reading();
+  CHECK(reading.member_type(0) == Nest::Reading::_tc_Samples());
+  CHECK(reading.member_type(2).length() == 3);
+
+  const Nest::Reading r{{0.5, -1.25}, {4, 5, 6}, "abc"};
+  check_wire(r, [](wire_writer& w) { w.u32(2).f64(0.5).f64(-1.25).s32(4).s32(5).s32(6).str("abc"); });
+  check_any(r, Nest::_tc_Reading());
+  Nest::Tally tally;
+  tally.other("two");
+  CHECK(tally._d() == Nest::Tally::many);
+  check_wire(tally, [](wire_writer& w) { w.s16(2).str("two"); });
+  cdr::output_stream out;
+  const Nest::Reading too_long{{}, {}, "abcd"};
+  CHECK_THROWS_AS(cdr_write(out, too_long), SystemException);  // string<size>: BAD_PARAM
+}
+
 TEST_CASE("nested types through generated stubs and skeletons", "[idl_compiler][backend]") {
   test::serving_orb server;
   const auto ior = server.orb->object_to_string(server.orb->root_adapter().activate(std::make_shared<nester>()));
@@ -175,6 +207,16 @@ TEST_CASE("nested types through generated stubs and skeletons", "[idl_compiler][
   Nest::Shape round;
   round.round({1.5});
   CHECK(stub.echo_shape(round) == round);
+
+  Nest::Tally::Count n = 0;
+  CHECK(stub.take({{1.5, 2.5}, {8, 9, 10}, "tag"}, n) == Nest::Reading::Samples{1.5, 2.5});
+  CHECK(n == 8);
+  try {
+    stub.take({}, n);
+    FAIL("no Overrun");
+  } catch (const Nest::Overrun& e) {
+    CHECK(e.why == "no values");
+  }
 
   stub.fail(0);
   try {
