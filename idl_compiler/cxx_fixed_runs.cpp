@@ -254,8 +254,8 @@ void read_run(std::string& code, const RunPlan& plan, const std::string& first, 
   code += head(plan, "_in", n, k, first_element, in + "  ");
   const std::string body = in + "    ";
   // Split between value chunks, the run is rejoined leaf by leaf with its layout.
-  std::vector<std::pair<std::size_t, std::size_t>> leaves;
-  for (const auto& l : plan.loads) leaves.emplace_back(l.cdr, l.size);
+  std::vector<LayoutLeaf> leaves;
+  for (const auto& l : plan.loads) leaves.push_back({l.cdr, l.size, !l.path.empty() && l.path.back() == ']'});
   code += layout_declaration(leaves, plan.stride, body);
   if (plan.one_phase && plan.first_alignment == plan.alignment)
     code += body + "const std::byte* _p = _in.take_aligned(" + num(plan.alignment) + ", _bytes, _layout);\n";

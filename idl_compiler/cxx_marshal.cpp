@@ -223,8 +223,10 @@ void fixed_read(std::string& code, const FixedLayout& layout, const std::string&
   };
   // Where each leaf lies at a placement: only a read split between value chunks needs it.
   auto leaves = [&](const Placement& p) {
-    std::vector<std::pair<std::size_t, std::size_t>> list;
-    for (std::size_t k = 0; k < layout.leaves.size(); ++k) list.emplace_back(p.offsets[k], layout.leaves[k].size);
+    std::vector<LayoutLeaf> list;
+    for (std::size_t k = 0; k < layout.leaves.size(); ++k)
+      list.push_back(
+          {p.offsets[k], layout.leaves[k].size, !layout.leaves[k].path.empty() && layout.leaves[k].path.back() == ']'});
     return list;
   };
   code += indent + "[[maybe_unused]] const bool _swap = _in.swapping();\n";

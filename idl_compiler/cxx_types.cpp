@@ -499,11 +499,11 @@ std::optional<FixedLayout> fixed_layout(const Struct& s) {
   return layout;
 }
 
-std::string layout_declaration(const std::vector<std::pair<std::size_t, std::size_t>>& leaves, std::size_t stride,
-                               const std::string& indent) {
+std::string layout_declaration(const std::vector<LayoutLeaf>& leaves, std::size_t stride, const std::string& indent) {
   std::string list;
-  for (const auto& [offset, size] : leaves)
-    list += (list.empty() ? "{" : ", {") + std::to_string(offset) + ", " + std::to_string(size) + "}";
+  for (const LayoutLeaf& leaf : leaves)
+    list += (list.empty() ? "{" : ", {") + std::to_string(leaf.offset) + ", " + std::to_string(leaf.size) +
+            (leaf.in_array ? ", true}" : "}");
   return indent + "static constexpr ::switchyard::cdr::struct_leaf _leaves[] = {" + list + "};\n" + indent +
          "static constexpr ::switchyard::cdr::struct_layout _layout{_leaves, " + std::to_string(stride) + "};\n";
 }

@@ -106,8 +106,11 @@ std::optional<FixedLayout> fixed_layout(const Struct& s);
 // Statements declaring `_layout`, a ::switchyard::cdr::struct_layout of leaves {offset, size}
 // repeated every `stride` octets: what the reader needs only should a value chunk split the struct
 // or run (switchyard/cdr/input_stream.h).
-std::string layout_declaration(const std::vector<std::pair<std::size_t, std::size_t>>& leaves, std::size_t stride,
-                               const std::string& indent);
+struct LayoutLeaf {
+  std::size_t offset = 0, size = 0;
+  bool in_array = false;  // an element of an array of primitives
+};
+std::string layout_declaration(const std::vector<LayoutLeaf>& leaves, std::size_t stride, const std::string& indent);
 
 // The discriminator value literal of a union label, in the discriminator's C++ type.
 std::string label_literal(const TypeSpec& discriminator, const ConstValue& value);

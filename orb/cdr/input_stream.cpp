@@ -160,10 +160,15 @@ const std::byte* input_stream::take_layout_slow(std::size_t n, const struct_layo
   if (continuation_ == nullptr || n / 2 > continuation_->message_remaining(*this)) throw_read_past_end(n);
   std::byte* image = continuation_->join_storage(n);
   std::memset(image, 0, n);
+  const bool wide_arrays_ambiguous = continuation_->wide_arrays_ambiguous();
   for (std::size_t base = 0; base < n; base += layout.stride)
     for (const struct_leaf& leaf : layout.leaves) {
       if (leaf.offset + leaf.size > n - base) break;  // never for a layout that matches n: the image's bound
+      const std::size_t end = end_position();
       std::memcpy(image + base + leaf.offset, take_aligned(leaf.size, leaf.size), leaf.size);
+      // An array's 8-octet element read in the next piece: its sender may have written the array
+      // as one block, or element by element (read_array_slow).
+      if (wide_arrays_ambiguous && leaf.in_array && leaf.size == 8 && end_position() != end) throw_wide_array_split();
     }
   return image;
 }
@@ -177,12 +182,10 @@ void input_stream::read_array_slow(void* dst, std::size_t count, std::size_t siz
     const std::size_t fit = std::min(count, remaining() / size);
     if (fit == 0) {
       if (remaining() != 0) throw_split_primitive();
-      if (size == 8 && out != dst && continuation_->wide_arrays_ambiguous())
-        throw_marshal(minor::split_between_chunks,
-                      "an array of 8-octet elements continued in the next of the " +
-                          std::string(continuation_->pieces()) +
-                          ": its sender may have realigned the elements there or not (at offset " +
-                          std::to_string(position()) + ")");
+      // Begun or continued in the next GIOP 1.1 Fragment, 8-octet elements stand at its offset 12
+      // (omniORB C++ copies an array as one block, aligned before the boundary) or 16 (omniORBpy
+      // writes element by element): refused, not guessed.
+      if (size == 8 && continuation_->wide_arrays_ambiguous()) throw_wide_array_split();
       if (!continuation_->next_chunk(*this)) throw_read_past_end(count * size);
       continue;
     }
@@ -205,6 +208,12 @@ void input_stream::throw_struct_past_end(std::size_t wanted) const {
                                                  std::to_string(position()) + " split between " +
                                                  std::string(continuation_->pieces()) +
                                                  " where its padding depends on its members' types");
+}
+
+void input_stream::throw_wide_array_split() const {
+  throw_marshal(minor::split_between_chunks, "an array of 8-octet primitives at offset " + std::to_string(position()) +
+                                                 " goes on in the next of the " + std::string(continuation_->pieces()) +
+                                                 ", where its sender may have realigned it or not");
 }
 
 void input_stream::throw_split_primitive() const {

@@ -141,6 +141,7 @@ class plan_builder {
         leaf.enumerators = static_cast<std::uint32_t>(n.member_names.size());
       }
       p->run.leaves.push_back(leaf);
+      p->run.primitive = true;
       lay_out(p->run);
       p->least_size = size;
       return p;
@@ -323,6 +324,8 @@ class plan_builder {
       p->step = plan_step::run;
       for (std::uint32_t k = 0; k < n.length; ++k)
         p->run.leaves.insert(p->run.leaves.end(), element->run.leaves.begin(), element->run.leaves.end());
+      if (element->run.primitive)
+        for (run_leaf& leaf : p->run.leaves) leaf.in_array = true;
       lay_out(p->run);
       p->least_size = saturate(std::uint64_t{n.length} * element->least_size);
       return p;
@@ -555,7 +558,7 @@ class plan_runner {
           in_.check_length(count, least);
         }
         if (runs) {
-          copy_runs(p.element->run, count);
+          copy_runs(p.element->run, count, p.element->run.primitive);
           return;
         }
         for (std::uint32_t k = 0; k < count; ++k) copy(*p.element, depth + 1);
@@ -669,10 +672,20 @@ class plan_runner {
   }
 
   // `count` elements of a run, each primitive read on its own (kept out of copy_runs' loops).
-  [[gnu::cold, gnu::noinline]] void copy_leaf_by_leaf(const value_run& run, std::uint32_t count, bool swap) {
+  [[gnu::cold, gnu::noinline]] void copy_leaf_by_leaf(const value_run& run, std::uint32_t count, bool swap,
+                                                      bool array_of_primitives) {
+    // An array's 8-octet element read in the next GIOP 1.1 Fragment: its sender may have written
+    // the array as one block or element by element (cdr::input_stream::read_array).
+    const cdr::chunk_continuation* pieces = in_.continuation();
+    const bool guard = pieces != nullptr && pieces->wide_arrays_ambiguous();
     for (std::uint32_t k = 0; k < count; ++k)
       for (const run_leaf& leaf : run.leaves) {
+        const std::size_t end = in_.end_position();
         const std::byte* s = in_.take_aligned(leaf.size, leaf.size);
+        if (guard && leaf.size == 8 && (leaf.in_array || array_of_primitives) && in_.end_position() != end)
+          in_.throw_marshal(minor::split_between_chunks, "an array of 8-octet primitives goes on in the next of the " +
+                                                             std::string(pieces->pieces()) +
+                                                             ", where its sender may have realigned it or not");
         std::uint64_t v = 0;
         switch (leaf.size) {
           case 1:
@@ -713,7 +726,7 @@ class plan_runner {
   }
 
   // `count` elements of a run: one block when the layouts agree, leaf by leaf when not.
-  void copy_runs(const value_run& run, std::uint32_t count) {
+  void copy_runs(const value_run& run, std::uint32_t count, bool array_of_primitives = false) {
     // No elements, no padding: alignment belongs to the primitives, and there are none.
     if (count == 0) return;
     const bool swap = in_.swapping();
@@ -723,7 +736,7 @@ class plan_runner {
     // primitives go on into the next one), or a stream too short (they raise MARSHAL).
     const std::uint64_t total = span_of(run, rs, count);
     if (in_.remaining() < total) [[unlikely]] {
-      copy_leaf_by_leaf(run, count, swap);
+      copy_leaf_by_leaf(run, count, swap, array_of_primitives);
       return;
     }
     if (out_ == nullptr) {

@@ -34,6 +34,9 @@ struct run_leaf {
   enum class check : std::uint8_t { none, boolean, enumerator };
   std::uint8_t size;
   check what = check::none;
+  // An element of an array of primitives, which a GIOP 1.1 sender may write as one block
+  // (cdr::chunk_continuation::wide_arrays_ambiguous).
+  bool in_array = false;
   std::uint32_t enumerators = 0;  // check::enumerator: values below this
 };
 
@@ -63,6 +66,7 @@ struct value_run {
   std::uint8_t first_alignment = 1;           // of the first leaf
   std::uint8_t alignment = 1;                 // the largest leaf: layouts repeat modulo this
   bool checked = false;                       // some leaf is a boolean or an enumerator
+  bool primitive = false;                     // the run of one primitive type's plan
   std::vector<std::uint32_t> checked_leaves;  // their indices
   std::array<run_layout, 8> layouts;
   // How many octets k elements take from each start residue, in constant time: the residues

@@ -54,6 +54,9 @@ class chunk_continuation {
 struct struct_leaf {
   std::uint32_t offset;  // from the image's first octet
   std::uint32_t size;    // 1, 2, 4 or 8, which is also its alignment
+  // An element of an array of primitives, which a GIOP 1.1 sender may write as one block
+  // (chunk_continuation::wide_arrays_ambiguous).
+  bool in_array = false;
 };
 struct struct_layout {
   std::span<const struct_leaf> leaves;
@@ -279,6 +282,7 @@ class input_stream {
   [[noreturn]] void throw_read_past_end(std::size_t wanted) const;
   [[noreturn]] void throw_struct_past_end(std::size_t wanted) const;
   [[noreturn]] void throw_split_primitive() const;
+  [[noreturn]] void throw_wide_array_split() const;
   [[noreturn]] void throw_bad_boolean(std::uint8_t value) const;
   [[noreturn]] void throw_length_over_limit(std::uint32_t count) const;
   [[noreturn]] void throw_length_too_large(std::uint32_t count, std::size_t element_size) const;
