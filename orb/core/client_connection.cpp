@@ -138,18 +138,29 @@ void client_connection::check_after_idle() {
 }
 
 void client_connection::release_reader() noexcept {
-  // Whole messages read ahead stay in our buffer, where no poll on the socket sees them: a
+  if (has_stash_listener_.load(std::memory_order_relaxed)) [[unlikely]] {
+    release_reader_telling_listener();
+    return;
+  }
+  reader_busy_.store(false);
+  // A waiter that registered before the store is woken; one that registers after it finds the
+  // role free. Nobody waiting (the single-threaded client): no lock at all.
+  if (waiters_.load() > 0) {
+    std::lock_guard lock(state_mutex_);
+    state_changed_.notify_all();
+  }
+}
+
+void client_connection::release_reader_telling_listener() noexcept {
+  // Whole messages read ahead stay in our buffer, where no poll on the socket sees them: the
   // listener (the reply thread of asynchronous calls) must be told, or a reply read ahead for it
   // would wait for the socket's next event. Looked at before letting the buffer go.
-  const bool left_unread = has_stash_listener_.load(std::memory_order_relaxed) &&
-                           (reader_.has_unread() || connection_->has_buffered_input());
+  const bool left_unread = reader_.has_unread() || connection_->has_buffered_input();
   reader_busy_.store(false);
-  if (left_unread) [[unlikely]] {
+  if (left_unread) {
     std::lock_guard lock(state_mutex_);
     if (auto listener = stash_listener_.lock()) listener->reply_stashed();
   }
-  // A waiter that registered before the store is woken; one that registers after it finds the
-  // role free. Nobody waiting (the single-threaded client): no lock at all.
   if (waiters_.load() > 0) {
     std::lock_guard lock(state_mutex_);
     state_changed_.notify_all();
@@ -202,7 +213,7 @@ client_connection::filed client_connection::file_message(const giop::message_vie
       if (abandoned_.erase(reply_id) == 0) {
         stashed_reply stashed{std::vector<std::byte>(message.bytes.begin(), message.bytes.end()), nullptr};
         if (message.fragments != nullptr) [[unlikely]]
-          stashed.fragments = std::make_unique<giop::fragment_continuation>(*message.fragments);
+          stashed.fragments = giop::copy_fragments(*message.fragments);
         auto [it, added] = stash_.insert_or_assign(reply_id, std::move(stashed));
         if (added) stashed_.fetch_add(1);
         if (has_stash_listener_.load(std::memory_order_relaxed))

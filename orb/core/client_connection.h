@@ -152,7 +152,7 @@ class client_connection {
       if (owner_ == nullptr) return;
       copy_.assign(message_.bytes.begin(), message_.bytes.end());
       if (message_.fragments != nullptr) [[unlikely]]
-        fragments_ = std::make_unique<giop::fragment_continuation>(*message_.fragments);
+        fragments_ = giop::copy_fragments(*message_.fragments);
       message_ = giop::make_message_view(copy_, 0xffffffffu);
       message_.fragments = fragments_.get();
       std::exchange(owner_, nullptr)->release_reader();
@@ -165,9 +165,9 @@ class client_connection {
 
    private:
     friend class client_connection;
-    client_connection* owner_ = nullptr;                      // set while this reply holds the reader role
-    std::vector<std::byte> copy_;                             // a reply another thread read for us
-    std::unique_ptr<giop::fragment_continuation> fragments_;  // the copy's 1.1 Fragment boundaries
+    client_connection* owner_ = nullptr;  // set while this reply holds the reader role
+    std::vector<std::byte> copy_;         // a reply another thread read for us
+    giop::owned_fragments fragments_;     // the copy's 1.1 Fragment boundaries
     giop::message_view message_{};
   };
 
@@ -274,6 +274,9 @@ class client_connection {
   // if it ended with CloseConnection.
   bool read_to_end() noexcept;
   void release_reader() noexcept;
+  // release_reader on a connection whose stashes a listener hears of (kept out of the lone
+  // caller's path).
+  [[gnu::cold, gnu::noinline]] void release_reader_telling_listener() noexcept;
   // wait_for_reply inside the upcall of `upcall`, in the thread that serves it.
   void wait_in_upcall(std::uint32_t request_id, call_deadline deadline, reply& into, upcall_frame& upcall);
   // The reply to `request_id` if another thread (or an earlier round) stashed it: true, in
@@ -301,7 +304,7 @@ class client_connection {
   // A reply read for another thread: its octets, and its 1.1 Fragment boundaries if any.
   struct stashed_reply {
     std::vector<std::byte> bytes;
-    std::unique_ptr<giop::fragment_continuation> fragments;
+    giop::owned_fragments fragments;
   };
   // Takes `stashed` into `into` (under state_mutex_).
   static void take_into(stashed_reply& stashed, reply& into);

@@ -60,9 +60,9 @@ bool worker_pool::submit(std::shared_ptr<server_connection> connection, const gi
   // queue's length (-ORBMaxQueuedRequests), so small requests are always taken.
   const std::size_t reserved = bytes.capacity() > spare_buffer_limit ? bytes.capacity() : 0;
   if (reserved != 0 && !owner_.budget().try_reserve(reserved)) return false;
-  std::unique_ptr<giop::fragment_continuation> fragments;
+  giop::owned_fragments fragments;
   if (message.fragments != nullptr) [[unlikely]]
-    fragments = std::make_unique<giop::fragment_continuation>(*message.fragments);
+    fragments = giop::copy_fragments(*message.fragments);
   lock.lock();
   if (stopping_ || count_ == ring_.size()) {
     owner_.budget().release(reserved);

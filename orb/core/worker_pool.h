@@ -56,7 +56,7 @@ class worker_pool {
     octet_buffer bytes;
     std::size_t reserved = 0;  // drawn from the budget for `bytes`
     // A reassembled GIOP 1.1 request's Fragment boundaries (message_view::fragments), if any.
-    std::unique_ptr<giop::fragment_continuation> fragments;
+    giop::owned_fragments fragments;
   };
   void work();
   // With the lock held and an item queued: takes it (and resumes a connection waiting for room).

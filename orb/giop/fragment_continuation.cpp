@@ -40,4 +40,10 @@ std::byte* fragment_continuation::join_storage(std::size_t n) {
   return joined_.back().get();
 }
 
+void fragment_continuation_deleter::operator()(fragment_continuation* fragments) const noexcept { delete fragments; }
+
+owned_fragments copy_fragments(const fragment_continuation& fragments) {
+  return owned_fragments(new fragment_continuation(fragments));
+}
+
 }  // namespace switchyard::giop

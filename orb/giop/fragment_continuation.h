@@ -54,4 +54,14 @@ class fragment_continuation final : public cdr::chunk_continuation {
   std::vector<std::unique_ptr<std::byte[]>> joined_;  // kept while the message is read
 };
 
+// Owns the boundaries of a message kept as a copy (a queued request, a stashed reply). Deleted
+// out of line: the vectors' destruction stays off the inline paths of every call, which only
+// test the pointer.
+struct fragment_continuation_deleter {
+  [[gnu::cold, gnu::noinline]] void operator()(fragment_continuation* fragments) const noexcept;
+};
+using owned_fragments = std::unique_ptr<fragment_continuation, fragment_continuation_deleter>;
+// A copy of `fragments` to keep with a copy of its message.
+owned_fragments copy_fragments(const fragment_continuation& fragments);
+
 }  // namespace switchyard::giop
